@@ -1,0 +1,313 @@
+//! The rule index: every rule's globs compiled into one `GlobSet` and every
+//! keyword into one automaton, built once and reused for every event until
+//! a rule file changes.
+
+use globset::{GlobSet, GlobSetBuilder};
+use serde::Serialize;
+
+use crate::error::{Error, Place};
+use crate::glob;
+use crate::keywords::KeywordMatcher;
+use crate::paths;
+use crate::rule::{GlobSpec, Rule};
+
+#[derive(Debug, Clone)]
+struct Entry {
+    name: String,
+    path: String,
+    always_apply: bool,
+    globs: Vec<GlobSpec>,
+    /// Term ids of the prompt trigger: (any of, all of).
+    trigger: Option<(Vec<usize>, Vec<usize>)>,
+    /// Position of the first glob that does not compile, and its error.
+    first_invalid: Option<(usize, Error)>,
+}
+
+/// A rule selected by a prompt, with why (reference 2.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PromptMatch {
+    pub name: String,
+    pub always_apply: bool,
+    /// Matched any-of terms in declaration order, then matched required terms.
+    pub keywords: Vec<String>,
+}
+
+/// A rule selected by one or more paths, with the first glob (in
+/// declaration order) that matched each path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PathMatch {
+    pub name: String,
+    pub hits: Vec<GlobHit>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GlobHit {
+    pub glob: String,
+    pub path: String,
+}
+
+/// The rules a set of paths selects, and the invalid globs the matching
+/// reached. A reached invalid glob fails the event in the reference; here
+/// it is reported beside the rules that did match, so one broken rule does
+/// not silence the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PathMatches {
+    pub rules: Vec<PathMatch>,
+    pub errors: Vec<Error>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RuleIndex {
+    entries: Vec<Entry>,
+    globs: GlobSet,
+    /// For each glob in the set: (entry, position among the rule's globs).
+    owners: Vec<(usize, usize)>,
+    keywords: KeywordMatcher,
+}
+
+impl RuleIndex {
+    /// Builds the index over rules in name order. Invalid globs do not stop
+    /// the build; they are reported when a path reaches them.
+    pub fn build(rules: &[Rule]) -> RuleIndex {
+        let keywords = KeywordMatcher::new(
+            rules.iter().filter_map(|r| r.trigger.as_ref()).flat_map(|t| t.any_of.iter().chain(&t.requires)),
+        );
+        let mut builder = GlobSetBuilder::new();
+        let mut owners = Vec::new();
+        let mut entries = Vec::with_capacity(rules.len());
+        for (index, rule) in rules.iter().enumerate() {
+            let mut first_invalid = None;
+            for (position, spec) in rule.globs.iter().enumerate() {
+                match glob::compile(&spec.pattern, spec.from_sequence) {
+                    Ok(compiled) => {
+                        builder.add(compiled);
+                        owners.push((index, position));
+                    }
+                    Err(e) if first_invalid.is_none() => {
+                        first_invalid = Some((position, e.or_at(Place::line(&rule.path, spec.line))));
+                    }
+                    Err(_) => {}
+                }
+            }
+            let ids = |terms: &[String]| terms.iter().filter_map(|t| keywords.id(t)).collect::<Vec<_>>();
+            entries.push(Entry {
+                name: rule.name.clone(),
+                path: rule.path.clone(),
+                always_apply: rule.always_apply,
+                globs: rule.globs.clone(),
+                trigger: rule.trigger.as_ref().map(|t| (ids(&t.any_of), ids(&t.requires))),
+                first_invalid,
+            });
+        }
+        // Each glob compiled alone, so the set can only fail on sheer size;
+        // then every glob rule reports it rather than matching nothing.
+        let globs = builder.build().unwrap_or_else(|e| {
+            for entry in entries.iter_mut().filter(|e| !e.globs.is_empty()) {
+                let error = Error::at(Place::file(&entry.path), format!("The rule globs could not be compiled together: {e}"));
+                entry.first_invalid = Some((0, error));
+            }
+            GlobSet::empty()
+        });
+        RuleIndex { entries, globs, owners, keywords }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every always-on or keyword-matched rule, in name order (reference 2.4).
+    pub fn match_prompt(&self, prompt: &str) -> Vec<PromptMatch> {
+        let found = self.keywords.scan(prompt);
+        let term = |id: &usize| self.keywords.terms()[*id].clone();
+        self.entries
+            .iter()
+            .filter_map(|entry| {
+                let keywords = match &entry.trigger {
+                    Some((any_of, requires)) if requires.iter().all(|id| found[*id]) && any_of.iter().any(|id| found[*id]) => {
+                        any_of.iter().chain(requires).filter(|id| found[**id]).map(term).collect()
+                    }
+                    _ if entry.always_apply => Vec::new(),
+                    _ => return None,
+                };
+                Some(PromptMatch { name: entry.name.clone(), always_apply: entry.always_apply, keywords })
+            })
+            .collect()
+    }
+
+    /// The rules each path selects: paths in the order given, each path's
+    /// rules in name order, a rule listed once with every path that reached
+    /// it (reference 2.3, 2.6). Callers sort the paths where the event
+    /// calls for it (shell changes).
+    pub fn match_paths<S: AsRef<str>>(&self, paths: &[S]) -> PathMatches {
+        let mut result = PathMatches::default();
+        let mut slot: Vec<Option<usize>> = vec![None; self.entries.len()];
+        for path in paths {
+            let path = paths::normalize_for_match(path.as_ref());
+            if path.is_empty() {
+                continue;
+            }
+            // The first matching glob of each rule, in declaration order.
+            let mut first: Vec<Option<usize>> = vec![None; self.entries.len()];
+            for glob_index in self.globs.matches(&path) {
+                let (entry, position) = self.owners[glob_index];
+                if first[entry].is_none_or(|p| position < p) {
+                    first[entry] = Some(position);
+                }
+            }
+            for (index, entry) in self.entries.iter().enumerate() {
+                let matched = first[index];
+                // The reference tries globs in order and fails on the first
+                // invalid one it reaches before a match.
+                if let Some((invalid_at, error)) = &entry.first_invalid {
+                    if matched.is_none_or(|p| p > *invalid_at) {
+                        if !result.errors.contains(error) {
+                            result.errors.push(error.clone());
+                        }
+                        continue;
+                    }
+                }
+                let Some(position) = matched else { continue };
+                let hit = GlobHit { glob: entry.globs[position].pattern.clone(), path: path.clone() };
+                match slot[index] {
+                    Some(at) => result.rules[at].hits.push(hit),
+                    None => {
+                        slot[index] = Some(result.rules.len());
+                        result.rules.push(PathMatch { name: entry.name.clone(), hits: vec![hit] });
+                    }
+                }
+            }
+        }
+        result
+    }
+
+    /// The invalid globs of every rule, found when the index was built.
+    pub fn invalid_globs(&self) -> impl Iterator<Item = &Error> {
+        self.entries.iter().filter_map(|e| e.first_invalid.as_ref().map(|(_, error)| error))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(specs: &[(&str, &str)]) -> Vec<Rule> {
+        let mut rules: Vec<Rule> = specs.iter().map(|(name, text)| Rule::parse(name, &format!("/p/{name}"), text)).collect();
+        rules.sort_by(|a, b| crate::source::java_order(&a.name, &b.name));
+        rules
+    }
+
+    fn case_23() -> Vec<Rule> {
+        rules(&[
+            ("ui.mdc", "---\nglobs: apps/**/ui/**/*.clj\n---\n# UI"),
+            ("base.mdc", "---\nalwaysApply: true\n---\n# Base"),
+            ("tasks/testing.mdc", "---\nglobs: **/test/**/*.clj\npromptAnyOf: deftest\n---\n# Nested Testing"),
+            ("plain.mdc", "# Plain"),
+        ])
+    }
+
+    fn prompt_names(index: &RuleIndex, prompt: &str) -> Vec<(String, bool, Vec<String>)> {
+        index.match_prompt(prompt).into_iter().map(|m| (m.name, m.always_apply, m.keywords)).collect()
+    }
+
+    fn path_names(index: &RuleIndex, paths: &[&str]) -> Vec<String> {
+        index.match_paths(paths).rules.into_iter().map(|m| m.name).collect()
+    }
+
+    #[test]
+    fn reference_case_38_prompts() {
+        let index = RuleIndex::build(&case_23());
+        assert_eq!(
+            prompt_names(&index, "fix the DEFTEST"),
+            vec![("base.mdc".into(), true, vec![]), ("tasks/testing.mdc".into(), false, vec!["deftest".into()])]
+        );
+        assert_eq!(prompt_names(&index, "hello"), vec![("base.mdc".into(), true, vec![])]);
+        assert_eq!(prompt_names(&index, ""), vec![("base.mdc".into(), true, vec![])]);
+    }
+
+    #[test]
+    fn reference_cases_39_to_41_required_terms_and_boundaries() {
+        let index = RuleIndex::build(&rules(&[
+            ("service.mdc", "---\npromptAnyOf: authorization, find-or-create\npromptRequires: service\n---\n# Service"),
+            ("base.mdc", "---\nalwaysApply: true\n---\n# Base"),
+            ("tasks/testing.mdc", "---\npromptAnyOf: deftest, match?\n---\n# Nested Testing"),
+            ("testing.mdc", "# Testing"),
+        ]));
+        assert_eq!(
+            prompt_names(&index, "Update the SERVICE authorization deftest"),
+            vec![
+                ("base.mdc".into(), true, vec![]),
+                ("service.mdc".into(), false, vec!["authorization".into(), "service".into()]),
+                ("tasks/testing.mdc".into(), false, vec!["deftest".into()]),
+            ]
+        );
+        assert_eq!(prompt_names(&index, "Update authorization").len(), 1);
+        assert_eq!(prompt_names(&index, "Rename mydeftesthelper").len(), 1);
+        assert_eq!(prompt_names(&index, "is it a match?")[1].2, vec!["match?".to_string()]);
+    }
+
+    #[test]
+    fn an_always_on_keyword_rule_reports_both() {
+        let index = RuleIndex::build(&rules(&[("w.mdc", "---\nalwaysApply: true\npromptAnyOf: widget\n---\n")]));
+        assert_eq!(prompt_names(&index, "a widget"), vec![("w.mdc".into(), true, vec!["widget".into()])]);
+    }
+
+    #[test]
+    fn reference_case_35_paths() {
+        let index = RuleIndex::build(&case_23());
+        assert_eq!(path_names(&index, &["apps/x/test/x/ui/a_test.clj"]), vec!["tasks/testing.mdc", "ui.mdc"]);
+        assert!(path_names(&index, &["README.md"]).is_empty());
+        assert!(path_names(&index, &[""]).is_empty());
+    }
+
+    #[test]
+    fn several_paths_keep_path_order_then_name_order() {
+        let index = RuleIndex::build(&rules(&[
+            ("a.mdc", "---\nglobs: new/**\n---\n"),
+            ("b.mdc", "---\nglobs: old/**, new/**\n---\n"),
+            ("c.mdc", "---\nglobs: old/**\n---\n"),
+        ]));
+        let matches = index.match_paths(&["old/a.clj", "new/a.clj"]);
+        let names: Vec<&str> = matches.rules.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, vec!["b.mdc", "c.mdc", "a.mdc"]);
+        assert_eq!(
+            matches.rules[0].hits,
+            vec![
+                GlobHit { glob: "old/**".into(), path: "old/a.clj".into() },
+                GlobHit { glob: "new/**".into(), path: "new/a.clj".into() }
+            ]
+        );
+    }
+
+    #[test]
+    fn invalid_globs_are_reported_when_reached_and_others_still_match() {
+        let index = RuleIndex::build(&rules(&[
+            ("bad.mdc", "---\nglobs: src/**, src/[a\n---\n"),
+            ("good.mdc", "---\nglobs: **/*.clj\n---\n"),
+        ]));
+        // bad.mdc matched by its first glob: the broken one is never reached.
+        let early = index.match_paths(&["src/a.clj"]);
+        assert!(early.errors.is_empty());
+        assert_eq!(early.rules.len(), 2);
+        let reached = index.match_paths(&["lib/a.clj"]);
+        assert_eq!(reached.errors.len(), 1);
+        assert_eq!(reached.errors[0].message, "Invalid rule glob: src/[a");
+        assert_eq!(reached.errors[0].place, Some(Place::line("/p/bad.mdc", 2)));
+        assert_eq!(reached.rules.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), vec!["good.mdc"]);
+        assert_eq!(index.invalid_globs().count(), 1);
+        // Prompts never touch globs.
+        assert!(index.match_prompt("anything").is_empty());
+    }
+
+    #[test]
+    fn braces_split_by_the_comma_match_nothing_but_sequences_alternate() {
+        let index = RuleIndex::build(&rules(&[
+            ("line.mdc", "---\nglobs: src/{a,b}.clj\n---\n"),
+            ("seq.mdc", "---\nglobs: [\"src/{a,b}.clj\"]\n---\n"),
+        ]));
+        assert_eq!(path_names(&index, &["src/a.clj"]), vec!["seq.mdc"]);
+    }
+}

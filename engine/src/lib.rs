@@ -1,0 +1,21 @@
+//! Rule Fairy's engine: which of a repository's rules apply to an event,
+//! and why. Pure: files come through [`fs::FileSource`], and nothing here
+//! reads a clock or starts a process, so the same code runs natively and in
+//! WebAssembly.
+
+pub mod block;
+pub mod config;
+pub mod edn;
+pub mod error;
+pub mod finding;
+pub mod frontmatter;
+pub mod fs;
+pub mod glob;
+pub mod index;
+pub mod keywords;
+pub mod paths;
+pub mod rule;
+pub mod source;
+pub mod text;
+
+pub use error::{Error, Place, Result};

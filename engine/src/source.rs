@@ -1,0 +1,243 @@
+//! Which files are rules, and their names (reference 1.2): every file below
+//! a configured directory whose name ends with a configured extension, named
+//! by its path relative to that directory.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::io;
+
+use crate::config::RulesSource;
+use crate::error::{Error, Place, Result};
+use crate::finding::Finding;
+use crate::fs::{FileSource, Kind};
+use crate::paths;
+use crate::rule::Rule;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleFile {
+    pub name: String,
+    pub path: String,
+}
+
+/// The rule files found, and what could not be walked.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    pub files: Vec<RuleFile>,
+    pub findings: Vec<Finding>,
+}
+
+/// The rules read from a source; files that could not be read are findings
+/// rather than rules, so one broken file does not hide the others.
+#[derive(Debug, Clone, Default)]
+pub struct RuleSet {
+    pub rules: Vec<Rule>,
+    pub findings: Vec<Finding>,
+}
+
+/// Java string order (UTF-16 code units), which the reference sorts names by.
+pub fn java_order(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// Lists the rule files of a source, sorted by name. The same name in two
+/// directories is an error (reference 1.2).
+pub fn list_rule_files(fs: &dyn FileSource, source: &RulesSource) -> Result<Listing> {
+    let mut listing = Listing::default();
+    let mut homes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for dir in &source.dirs {
+        let mut found = Vec::new();
+        match fs.stat(dir) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => listing.findings.push(Finding::error(Place::file(dir), format!("Cannot read the rules directory: {e}"))),
+            Ok(meta) if meta.kind != Kind::Dir => listing.findings.push(
+                Finding::error(Place::file(dir), "The rules directory is not a directory, so no rule in it can be read")
+                    .with_hint("point :rules :dirs in rule-fairy.edn at a directory, or move this file away"),
+            ),
+            Ok(_) => {
+                let mut ancestors = vec![fs.real_path(dir).unwrap_or_else(|_| dir.clone())];
+                walk(fs, dir, "", &source.extensions, &mut ancestors, &mut found, &mut listing.findings);
+            }
+        }
+        for file in found {
+            homes.entry(file.name.clone()).or_default().push(file.path.clone());
+            listing.files.push(file);
+        }
+    }
+    let duplicates: Vec<(&String, &Vec<String>)> = homes.iter().filter(|(_, files)| files.len() > 1).collect();
+    if !duplicates.is_empty() {
+        let mut names: Vec<&str> = duplicates.iter().map(|(name, _)| name.as_str()).collect();
+        names.sort_by(|a, b| java_order(a, b));
+        let second_home = duplicates[0].1[1].clone();
+        return Err(Error::at(
+            Place::file(second_home),
+            format!("Rule names defined in more than one rules directory: {}", names.join(", ")),
+        ));
+    }
+    listing.files.sort_by(|a, b| java_order(&a.name, &b.name));
+    Ok(listing)
+}
+
+fn walk(
+    fs: &dyn FileSource,
+    dir: &str,
+    prefix: &str,
+    extensions: &[String],
+    ancestors: &mut Vec<String>,
+    found: &mut Vec<RuleFile>,
+    findings: &mut Vec<Finding>,
+) {
+    let mut names = match fs.list(dir) {
+        Ok(names) => names,
+        Err(e) => {
+            findings.push(Finding::error(Place::file(dir), format!("Cannot list the rules directory: {e}")));
+            return;
+        }
+    };
+    names.sort();
+    for name in names {
+        let path = paths::join(dir, &name);
+        let rel = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+        match fs.stat(&path) {
+            Ok(meta) if meta.kind == Kind::Dir => {
+                let real = fs.real_path(&path).unwrap_or_else(|_| path.clone());
+                if ancestors.contains(&real) {
+                    findings.push(
+                        Finding::warning(Place::file(&path), "Symbolic link loop: this directory links back to one that contains it; skipped")
+                            .with_hint("remove the link or point it outside the rules directory"),
+                    );
+                    continue;
+                }
+                ancestors.push(real);
+                walk(fs, &path, &rel, extensions, ancestors, found, findings);
+                ancestors.pop();
+            }
+            Ok(meta) if meta.kind == Kind::File => {
+                if extensions.iter().any(|ext| name.ends_with(ext.as_str())) {
+                    found.push(RuleFile { name: rel, path });
+                }
+            }
+            Ok(_) => {}
+            // A dangling link is not a rule; a link loop is worth saying.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => findings.push(Finding::warning(Place::file(&path), format!("Skipped: {e}"))),
+        }
+    }
+}
+
+impl RuleSet {
+    /// Lists and reads every rule of a source.
+    pub fn load(fs: &dyn FileSource, source: &RulesSource) -> Result<RuleSet> {
+        let listing = list_rule_files(fs, source)?;
+        let mut set = RuleSet { rules: Vec::with_capacity(listing.files.len()), findings: listing.findings };
+        for file in listing.files {
+            let read = fs
+                .read(&file.path)
+                .map_err(|e| Error::at(Place::file(&file.path), format!("Cannot read the rule file: {e}")))
+                .and_then(|bytes| Rule::from_bytes(&file.name, &file.path, &bytes));
+            match read {
+                Ok(rule) => set.rules.push(rule),
+                Err(e) => set.findings.push(Finding::from_error(&e, &Place::file(&file.path))),
+            }
+        }
+        Ok(set)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Rule> {
+        self.rules.iter().find(|rule| rule.name == name)
+    }
+
+    pub fn names(&self) -> Vec<&str> {
+        self.rules.iter().map(|rule| rule.name.as_str()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::fs::MemoryFs;
+
+    fn source(fs: &MemoryFs, config: &str) -> RulesSource {
+        let mut fs = fs.clone();
+        if !config.is_empty() {
+            fs.add_file("/p/rule-fairy.edn", config);
+        }
+        Config::load(&fs, "/p").unwrap().rules_source("/p").unwrap()
+    }
+
+    #[test]
+    fn names_are_relative_to_their_directory_and_sorted() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/ui.mdc", "")
+            .add_file("/p/.cursor/rules/base.mdc", "")
+            .add_file("/p/.cursor/rules/tasks/testing.mdc", "")
+            .add_file("/p/.cursor/rules/notes.md", "")
+            .add_file("/p/.cursor/rules/.hidden/x.mdc", "")
+            .add_file("/p/.cursor/rules/plain.mdc", "");
+        let names: Vec<String> = list_rule_files(&fs, &source(&fs, "")).unwrap().files.into_iter().map(|f| f.name).collect();
+        assert_eq!(names, vec![".hidden/x.mdc", "base.mdc", "plain.mdc", "tasks/testing.mdc", "ui.mdc"]);
+    }
+
+    #[test]
+    fn several_directories_and_duplicate_names() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "")
+            .add_file("/p/docs/rules/b.md", "")
+            .add_file("/p/docs/rules/nested/d.mdc", "")
+            .add_file("/p/docs/rules/c.txt", "");
+        let config = "{:rules {:dirs [\".cursor/rules\" \"docs/rules\"] :extensions [\".mdc\" \".md\"]}}";
+        let listing = list_rule_files(&fs, &source(&fs, config)).unwrap();
+        let names: Vec<&str> = listing.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, vec!["a.mdc", "b.md", "nested/d.mdc"]);
+        assert_eq!(listing.files[1].path, "/p/docs/rules/b.md");
+        fs.add_file("/p/docs/rules/a.mdc", "");
+        let err = list_rule_files(&fs, &source(&fs, config)).unwrap_err();
+        assert_eq!(err.message, "Rule names defined in more than one rules directory: a.mdc");
+        assert_eq!(err.place, Some(Place::file("/p/docs/rules/a.mdc")));
+    }
+
+    #[test]
+    fn missing_directories_are_empty_and_a_file_is_a_finding() {
+        let mut fs = MemoryFs::new();
+        assert!(list_rule_files(&fs, &source(&fs, "")).unwrap().files.is_empty());
+        fs.add_file("/p/.cursor/rules", "not a dir");
+        let listing = list_rule_files(&fs, &source(&fs, "")).unwrap();
+        assert!(listing.files.is_empty());
+        assert!(listing.findings[0].is_error());
+        assert!(listing.findings[0].message.contains("not a directory"));
+    }
+
+    #[test]
+    fn links_are_followed_and_loops_are_skipped() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "")
+            .add_file("/shared/s.mdc", "")
+            .add_link("/p/.cursor/rules/shared", "/shared")
+            .add_link("/p/.cursor/rules/loop", "..")
+            .add_link("/p/.cursor/rules/self", "/p/.cursor/rules/self")
+            .add_link("/p/.cursor/rules/dangling.mdc", "/nowhere");
+        let listing = list_rule_files(&fs, &source(&fs, "")).unwrap();
+        let names: Vec<&str> = listing.files.iter().map(|f| f.name.as_str()).collect();
+        assert!(names.contains(&"a.mdc") && names.contains(&"shared/s.mdc"), "{names:?}");
+        // `loop` points at .cursor, whose `rules` is an ancestor: walked once, then stopped.
+        assert!(listing.findings.iter().any(|f| f.message.contains("loop")), "{:?}", listing.findings);
+        assert!(listing.findings.iter().all(|f| !f.is_error()));
+    }
+
+    #[test]
+    fn unreadable_rules_are_findings_not_fatal() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/good.mdc", "# Good").add_file("/p/.cursor/rules/bad.mdc", b"\xff\xfe\x00garbage".as_slice());
+        let set = RuleSet::load(&fs, &source(&fs, "")).unwrap();
+        assert_eq!(set.names(), vec!["good.mdc"]);
+        assert_eq!(set.findings.len(), 1);
+        assert_eq!(set.findings[0].place, Place::line("/p/.cursor/rules/bad.mdc", 1));
+    }
+
+    #[test]
+    fn java_order_is_utf16_order() {
+        // U+FF5E sorts after U+1F600 in UTF-16 (surrogates are 0xD8xx) but before it in UTF-8.
+        assert_eq!(java_order("\u{ff5e}", "\u{1f600}"), Ordering::Greater);
+        assert_eq!(java_order("a.mdc", "a/b.mdc"), Ordering::Less);
+    }
+}
