@@ -17,9 +17,17 @@ pub const DEFAULT_INSTRUCTION_FILES: &[&str] =
 
 /// The top-level map of `rule-fairy.edn`, checked for unknown keys; each
 /// key's value is validated by the accessor that reads it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Config {
     entries: Vec<(Edn, Edn)>,
+    /// The file errors name: `rule-fairy.edn`, or its path once loaded.
+    file: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { entries: Vec::new(), file: CONFIG_FILE.to_string() }
+    }
 }
 
 /// Where rules come from: the project root as given, the resolved rule
@@ -38,8 +46,8 @@ pub struct ShellHook {
     pub codex: bool,
 }
 
-fn at(line: usize, message: impl Into<String>) -> Error {
-    Error::at(Place::line(CONFIG_FILE, line), message)
+fn at(file: &str, line: usize, message: impl Into<String>) -> Error {
+    Error::at(Place::line(file, line), message)
 }
 
 fn unknown_keys(entries: &[(Edn, Edn)], allowed: &[&str]) -> Vec<String> {
@@ -58,14 +66,15 @@ fn first_unknown_line(entries: &[(Edn, Edn)], allowed: &[&str]) -> usize {
 }
 
 /// Checks a nested map's keys; `label` is the key as it appears in messages.
-fn nested_map<'a>(value: &'a Edn, label: &str, allowed: &[&str]) -> Result<&'a [(Edn, Edn)]> {
+fn nested_map<'a>(file: &str, value: &'a Edn, label: &str, allowed: &[&str]) -> Result<&'a [(Edn, Edn)]> {
     let entries = value
         .value
         .as_map()
-        .ok_or_else(|| at(value.line, format!("{label} in rule-fairy.edn must be a map")))?;
+        .ok_or_else(|| at(file, value.line, format!("{label} in rule-fairy.edn must be a map")))?;
     let unknown = unknown_keys(entries, allowed);
     if !unknown.is_empty() {
         return Err(at(
+            file,
             first_unknown_line(entries, allowed),
             format!("Unknown {label} keys in rule-fairy.edn: {}", unknown.join(", ")),
         ));
@@ -106,19 +115,25 @@ impl Config {
     /// assert_eq!(err.to_string(), "rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule");
     /// ```
     pub fn parse(text: &str) -> Result<Config> {
-        let form = edn::read(text).map_err(|e| at(e.line, format!("{e}")))?;
-        let Some(form) = form else { return Err(at(1, "rule-fairy.edn must contain a map")) };
+        Config::parse_file(text, CONFIG_FILE)
+    }
+
+    /// Like [`Config::parse`], naming `file` in every error.
+    pub fn parse_file(text: &str, file: &str) -> Result<Config> {
+        let form = edn::read(text).map_err(|e| at(file, e.line, format!("{e}")))?;
+        let Some(form) = form else { return Err(at(file, 1, "rule-fairy.edn must contain a map")) };
         let Value::Map(entries) = form.value else {
-            return Err(at(form.line, "rule-fairy.edn must contain a map"));
+            return Err(at(file, form.line, "rule-fairy.edn must contain a map"));
         };
         let unknown = unknown_keys(&entries, TOP_LEVEL_KEYS);
         if !unknown.is_empty() {
             return Err(at(
+                file,
                 first_unknown_line(&entries, TOP_LEVEL_KEYS),
                 format!("Unknown keys in rule-fairy.edn: {}", unknown.join(", ")),
             ));
         }
-        Ok(Config { entries })
+        Ok(Config { entries, file: file.to_string() })
     }
 
     /// Reads `<root>/rule-fairy.edn` when it is a regular file; otherwise the
@@ -128,9 +143,12 @@ impl Config {
         if !fs.is_file(&path) {
             return Ok(Config::default());
         }
-        let bytes = fs.read(&path).map_err(|e| Error::at(Place::file(CONFIG_FILE), format!("cannot read: {e}")))?;
-        let text = crate::text::decode(&bytes).map_err(|e| e.or_at(Place::file(CONFIG_FILE)))?;
-        Config::parse(&text)
+        let bytes = fs.read(&path).map_err(|e| Error::at(Place::file(&path), format!("Cannot read: {e}")))?;
+        let text = crate::text::decode(&bytes).map_err(|e| {
+            let line = crate::text::decode_error_line(&e.message).unwrap_or(1);
+            e.or_at(Place::line(&path, line))
+        })?;
+        Config::parse_file(&text, &path)
     }
 
     fn get(&self, name: &str) -> Option<&Edn> {
@@ -147,15 +165,15 @@ impl Config {
         let mut dirs: Vec<String> = DEFAULT_RULE_DIRS.iter().map(|s| s.to_string()).collect();
         let mut extensions: Vec<String> = DEFAULT_RULE_EXTENSIONS.iter().map(|s| s.to_string()).collect();
         if let Some(rules) = self.get("rules") {
-            let entries = nested_map(rules, ":rules", &["dirs", "extensions"])?;
+            let entries = nested_map(&self.file, rules, ":rules", &["dirs", "extensions"])?;
             if let Some(value) = lookup(entries, "dirs") {
                 dirs = strings(value, true, |s| !s.is_empty()).ok_or_else(|| {
-                    at(value.line, ":rules :dirs in rule-fairy.edn must be a non-empty vector of directory paths")
+                    at(&self.file, value.line, ":rules :dirs in rule-fairy.edn must be a non-empty vector of directory paths")
                 })?;
             }
             if let Some(value) = lookup(entries, "extensions") {
                 extensions = strings(value, true, is_extension).ok_or_else(|| {
-                    at(value.line, ":rules :extensions in rule-fairy.edn must be a non-empty vector of extensions with a leading dot, like [\".mdc\"]")
+                    at(&self.file, value.line, ":rules :extensions in rule-fairy.edn must be a non-empty vector of extensions with a leading dot, like [\".mdc\"]")
                 })?;
             }
         }
@@ -167,10 +185,10 @@ impl Config {
     pub fn shell_hook(&self) -> Result<ShellHook> {
         let mut hook = ShellHook { claude: true, codex: false };
         if let Some(value) = lookup(&self.entries, "shell-hook") {
-            let entries = nested_map(value, ":shell-hook", &["claude", "codex"])?;
+            let entries = nested_map(&self.file, value, ":shell-hook", &["claude", "codex"])?;
             for (key, value) in entries {
                 let Value::Bool(on) = value.value else {
-                    return Err(at(value.line, ":shell-hook values in rule-fairy.edn must be true or false"));
+                    return Err(at(&self.file, value.line, ":shell-hook values in rule-fairy.edn must be true or false"));
                 };
                 if key.value.is_keyword("claude") {
                     hook.claude = on;
@@ -187,14 +205,19 @@ impl Config {
         let Some(value) = self.get("instructions") else {
             return Ok(DEFAULT_INSTRUCTION_FILES.iter().map(|s| s.to_string()).collect());
         };
-        let entries = nested_map(value, ":instructions", &["files"])?;
+        let entries = nested_map(&self.file, value, ":instructions", &["files"])?;
         let Some(files) = lookup(entries, "files") else {
             return Ok(DEFAULT_INSTRUCTION_FILES.iter().map(|s| s.to_string()).collect());
         };
         let names = strings(files, false, |s| !s.trim().is_empty()).ok_or_else(|| {
-            at(files.line, ":instructions :files in rule-fairy.edn must be a vector of file names relative to a directory, like [\"AGENTS.md\" \"CLAUDE.md\"]")
+            at(&self.file, files.line, ":instructions :files in rule-fairy.edn must be a vector of file names relative to a directory, like [\"AGENTS.md\" \"CLAUDE.md\"]")
         })?;
         Ok(names.iter().map(|name| paths::normalize_for_match(name)).collect())
+    }
+
+    /// The file this configuration was read from.
+    pub fn file(&self) -> &str {
+        &self.file
     }
 
     /// Every key's validation at once, for `check`.

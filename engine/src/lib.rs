@@ -4,16 +4,20 @@
 //! WebAssembly.
 
 pub mod block;
+pub mod check;
 pub mod config;
 pub mod edn;
 pub mod error;
+pub mod explain;
 pub mod finding;
 pub mod frontmatter;
 pub mod fs;
 pub mod glob;
 pub mod index;
 pub mod keywords;
+pub mod lint;
 pub mod paths;
+pub mod project;
 pub mod rule;
 pub mod source;
 pub mod text;

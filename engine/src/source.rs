@@ -42,6 +42,16 @@ pub fn java_order(a: &str, b: &str) -> Ordering {
 /// Lists the rule files of a source, sorted by name. The same name in two
 /// directories is an error (reference 1.2).
 pub fn list_rule_files(fs: &dyn FileSource, source: &RulesSource) -> Result<Listing> {
+    let (listing, duplicates) = scan_rule_files(fs, source);
+    match duplicates {
+        Some(error) => Err(error),
+        None => Ok(listing),
+    }
+}
+
+/// Lists every rule file, duplicates included, and the duplicate-name error
+/// beside the listing, for `check`, which reports it and goes on.
+pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, Option<Error>) {
     let mut listing = Listing::default();
     let mut homes: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for dir in &source.dirs {
@@ -63,18 +73,19 @@ pub fn list_rule_files(fs: &dyn FileSource, source: &RulesSource) -> Result<List
             listing.files.push(file);
         }
     }
-    let duplicates: Vec<(&String, &Vec<String>)> = homes.iter().filter(|(_, files)| files.len() > 1).collect();
-    if !duplicates.is_empty() {
-        let mut names: Vec<&str> = duplicates.iter().map(|(name, _)| name.as_str()).collect();
-        names.sort_by(|a, b| java_order(a, b));
-        let second_home = duplicates[0].1[1].clone();
-        return Err(Error::at(
-            Place::file(second_home),
-            format!("Rule names defined in more than one rules directory: {}", names.join(", ")),
-        ));
-    }
     listing.files.sort_by(|a, b| java_order(&a.name, &b.name));
-    Ok(listing)
+    let duplicates: Vec<(&String, &Vec<String>)> = homes.iter().filter(|(_, files)| files.len() > 1).collect();
+    if duplicates.is_empty() {
+        return (listing, None);
+    }
+    let mut names: Vec<&str> = duplicates.iter().map(|(name, _)| name.as_str()).collect();
+    names.sort_by(|a, b| java_order(a, b));
+    let second_home = duplicates[0].1[1].clone();
+    let error = Error::at(
+        Place::file(second_home),
+        format!("Rule names defined in more than one rules directory: {}", names.join(", ")),
+    );
+    (listing, Some(error))
 }
 
 fn walk(
@@ -127,7 +138,11 @@ fn walk(
 impl RuleSet {
     /// Lists and reads every rule of a source.
     pub fn load(fs: &dyn FileSource, source: &RulesSource) -> Result<RuleSet> {
-        let listing = list_rule_files(fs, source)?;
+        Ok(RuleSet::read(fs, list_rule_files(fs, source)?))
+    }
+
+    /// Reads the files of a listing.
+    pub fn read(fs: &dyn FileSource, listing: Listing) -> RuleSet {
         let mut set = RuleSet { rules: Vec::with_capacity(listing.files.len()), findings: listing.findings };
         for file in listing.files {
             let read = fs
@@ -139,7 +154,7 @@ impl RuleSet {
                 Err(e) => set.findings.push(Finding::from_error(&e, &Place::file(&file.path))),
             }
         }
-        Ok(set)
+        set
     }
 
     pub fn get(&self, name: &str) -> Option<&Rule> {

@@ -1,0 +1,108 @@
+//! Which rules an event selects and why, in the order a delivery would
+//! carry them (reference 2.6). The `explain` command prints this.
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::index::RuleIndex;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Event {
+    Prompt,
+    Edit,
+}
+
+/// One reason a rule fired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind")]
+pub enum Reason {
+    #[serde(rename = "alwaysApply")]
+    AlwaysApply,
+    /// The prompt terms that matched: any-of terms, then required terms.
+    #[serde(rename = "keyword")]
+    Keywords { keywords: Vec<String> },
+    /// The first glob of the rule, in declaration order, that matched the path.
+    #[serde(rename = "glob")]
+    Glob { glob: String, path: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FiredRule {
+    pub name: String,
+    pub reasons: Vec<Reason>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    pub event: Event,
+    pub rules: Vec<FiredRule>,
+    /// Problems the event ran into (an invalid glob it reached); the rules
+    /// listed still fired.
+    #[serde(skip)]
+    pub errors: Vec<Error>,
+}
+
+/// The rules a prompt selects: always-on and keyword matches, in name order.
+pub fn explain_prompt(index: &RuleIndex, prompt: &str) -> Explanation {
+    let rules = index
+        .match_prompt(prompt)
+        .into_iter()
+        .map(|m| {
+            let mut reasons = Vec::new();
+            if m.always_apply {
+                reasons.push(Reason::AlwaysApply);
+            }
+            if !m.keywords.is_empty() {
+                reasons.push(Reason::Keywords { keywords: m.keywords });
+            }
+            FiredRule { name: m.name, reasons }
+        })
+        .collect();
+    Explanation { event: Event::Prompt, rules, errors: Vec::new() }
+}
+
+/// The rules edited paths select: paths in the order given, each path's
+/// rules in name order, each rule once with every path that reached it.
+pub fn explain_paths<S: AsRef<str>>(index: &RuleIndex, paths: &[S]) -> Explanation {
+    let matches = index.match_paths(paths);
+    let rules = matches
+        .rules
+        .into_iter()
+        .map(|m| FiredRule {
+            name: m.name,
+            reasons: m.hits.into_iter().map(|hit| Reason::Glob { glob: hit.glob, path: hit.path }).collect(),
+        })
+        .collect();
+    Explanation { event: Event::Edit, rules, errors: matches.errors }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rule::Rule;
+
+    #[test]
+    fn reasons_serialise_as_the_cli_promises() {
+        let rules = vec![
+            Rule::parse("a.mdc", "/p/a.mdc", "---\nalwaysApply: true\npromptAnyOf: widget\nglobs: src/**\n---\n"),
+            Rule::parse("b.mdc", "/p/b.mdc", "---\nglobs: *.ts\n---\n"),
+        ];
+        let index = RuleIndex::build(&rules);
+        let prompt = serde_json::to_value(explain_prompt(&index, "a widget")).unwrap();
+        assert_eq!(
+            prompt,
+            serde_json::json!({"event": "prompt", "rules": [
+                {"name": "a.mdc", "reasons": [{"kind": "alwaysApply"}, {"kind": "keyword", "keywords": ["widget"]}]}
+            ]})
+        );
+        let edit = serde_json::to_value(explain_paths(&index, &["src/x.ts"])).unwrap();
+        assert_eq!(
+            edit,
+            serde_json::json!({"event": "edit", "rules": [
+                {"name": "a.mdc", "reasons": [{"kind": "glob", "glob": "src/**", "path": "src/x.ts"}]},
+                {"name": "b.mdc", "reasons": [{"kind": "glob", "glob": "*.ts", "path": "src/x.ts"}]}
+            ]})
+        );
+    }
+}
