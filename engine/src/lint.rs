@@ -8,7 +8,14 @@ use crate::glob;
 use crate::rule::{Rule, GLOB_KEYS};
 
 /// The keys the rule model reads.
-pub const KNOWN_KEYS: &[&str] = &["description", "globs", "paths", "alwaysApply", "promptAnyOf", "promptRequires"];
+pub const KNOWN_KEYS: &[&str] = &[
+    "description",
+    "globs",
+    "paths",
+    "alwaysApply",
+    "promptAnyOf",
+    "promptRequires",
+];
 const LIST_KEYS: &[&str] = &["globs", "paths", "promptAnyOf", "promptRequires"];
 
 /// Every finding for one rule.
@@ -37,19 +44,29 @@ pub fn lint_rule(rule: &Rule) -> Vec<Finding> {
 
 fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
     // A trigger key that is present but misread has its own finding.
-    let has_trigger_key = rule
-        .frontmatter()
-        .is_some_and(|fm| ["alwaysApply", "globs", "paths", "promptAnyOf"].iter().any(|k| fm.get(k).is_some()));
-    let fires = rule.always_apply || !rule.globs.is_empty() || rule.trigger.is_some() || has_trigger_key;
+    let has_trigger_key = rule.frontmatter().is_some_and(|fm| {
+        fm.fields.iter().any(|f| {
+            ["alwaysapply", "globs", "paths", "promptanyof"]
+                .contains(&f.key.to_lowercase().as_str())
+        })
+    });
+    let fires =
+        rule.always_apply || !rule.globs.is_empty() || rule.trigger.is_some() || has_trigger_key;
     if rule.body().is_empty() && rule.document.frontmatter.is_none() {
         out.push(Finding::warning(at(1), "The rule file is empty"));
         return;
     }
     if rule.body().is_empty() {
-        out.push(Finding::warning(at(rule.document.body_line), "The rule has no body: only its heading would be delivered"));
+        out.push(Finding::warning(
+            at(rule.document.body_line),
+            "The rule has no body: only its heading would be delivered",
+        ));
     }
     if rule.body().contains('\0') {
-        out.push(Finding::warning(at(1), "The rule contains NUL bytes; is it a text file?"));
+        out.push(Finding::warning(
+            at(1),
+            "The rule contains NUL bytes; is it a text file?",
+        ));
     }
     if !fires && rule.document.unclosed_at.is_none() {
         out.push(
@@ -64,18 +81,33 @@ fn lint_frontmatter(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec
         lint_ignored_line(&ignored.text, at(ignored.line), out);
     }
     for error in &fm.list_errors {
-        out.push(Finding::error(at(error.line), format!("The list under this key cannot be read: {}", error.text)));
+        out.push(Finding::error(
+            at(error.line),
+            format!("The list under this key cannot be read: {}", error.text),
+        ));
     }
     for (index, field) in fm.fields.iter().enumerate() {
         if let Some(later) = fm.fields[index + 1..].iter().find(|f| f.key == field.key) {
             out.push(Finding::warning(
                 at(field.line),
-                format!("`{}` appears again on line {}; only the last one is read", field.key, later.line),
+                format!(
+                    "`{}` appears again on line {}; only the last one is read",
+                    field.key, later.line
+                ),
             ));
         }
         lint_key(field, at(field.line), out);
-        if matches!(field.value, FieldValue::List(_)) && !LIST_KEYS.contains(&field.key.as_str()) && KNOWN_KEYS.contains(&field.key.as_str()) {
-            out.push(Finding::error(at(field.line), format!("`{}` takes one value, not a list; the list is ignored", field.key)));
+        if matches!(field.value, FieldValue::List(_))
+            && !LIST_KEYS.contains(&field.key.as_str())
+            && KNOWN_KEYS.contains(&field.key.as_str())
+        {
+            out.push(Finding::error(
+                at(field.line),
+                format!(
+                    "`{}` takes one value, not a list; the list is ignored",
+                    field.key
+                ),
+            ));
         }
     }
     if let Some(field) = fm.get("alwaysApply") {
@@ -107,54 +139,100 @@ fn lint_ignored_line(text: &str, place: Place, out: &mut Vec<Finding>) {
     }
     if let Some((key, _)) = trimmed.split_once(':') {
         let key_trimmed = key.trim_end();
-        let looks_like_key = !key_trimmed.is_empty() && key_trimmed.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        let looks_like_key = !key_trimmed.is_empty()
+            && key_trimmed
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         if looks_like_key && key_trimmed.len() != key.len() && trimmed.len() == text.len() {
             out.push(
-                Finding::error(place, format!("`{key_trimmed} :` is not read: no space is allowed before the colon"))
-                    .with_hint(format!("write `{key_trimmed}:`")),
+                Finding::error(
+                    place,
+                    format!("`{key_trimmed} :` is not read: no space is allowed before the colon"),
+                )
+                .with_hint(format!("write `{key_trimmed}:`")),
             );
             return;
         }
         if looks_like_key && trimmed.len() != text.len() {
             out.push(
-                Finding::warning(place, format!("The indented line `{}` is not read: keys start at the beginning of a line", text.trim()))
-                    .with_hint(format!("write `{}` without leading spaces", text.trim())),
+                Finding::warning(
+                    place,
+                    format!(
+                        "The indented line `{}` is not read: keys start at the beginning of a line",
+                        text.trim()
+                    ),
+                )
+                .with_hint(format!("write `{}` without leading spaces", text.trim())),
             );
             return;
         }
     }
     if trimmed.starts_with('-') {
         out.push(
-            Finding::warning(place, "This list item is not read: it does not follow an empty `key:` line")
-                .with_hint("write the list directly under its key, or as `key: a, b`"),
+            Finding::warning(
+                place,
+                "This list item is not read: it does not follow an empty `key:` line",
+            )
+            .with_hint("write the list directly under its key, or as `key: a, b`"),
         );
         return;
     }
-    out.push(Finding::warning(place, format!("`{}` is not a `key: value` line and is not read", text.trim())));
+    out.push(Finding::warning(
+        place,
+        format!(
+            "`{}` is not a `key: value` line and is not read",
+            text.trim()
+        ),
+    ));
 }
 
 fn lint_key(field: &Field, place: Place, out: &mut Vec<Finding>) {
     if KNOWN_KEYS.contains(&field.key.as_str()) {
         return;
     }
-    if let Some(known) = KNOWN_KEYS.iter().find(|k| k.eq_ignore_ascii_case(&field.key)) {
+    if let Some(known) = KNOWN_KEYS
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(&field.key))
+    {
         out.push(
-            Finding::error(place, format!("`{}` is not `{known}`: keys are case-sensitive, so this field is ignored", field.key))
-                .with_hint(format!("write `{known}:`")),
+            Finding::error(
+                place,
+                format!(
+                    "`{}` is not `{known}`: keys are case-sensitive, so this field is ignored",
+                    field.key
+                ),
+            )
+            .with_hint(format!("write `{known}:`")),
         );
-    } else if let Some(known) = KNOWN_KEYS.iter().find(|k| edit_distance(&k.to_lowercase(), &field.key.to_lowercase()) <= 2) {
+    } else if let Some(known) = KNOWN_KEYS
+        .iter()
+        .find(|k| edit_distance(&k.to_lowercase(), &field.key.to_lowercase()) <= 2)
+    {
         out.push(
-            Finding::warning(place, format!("Unknown key `{}`; it is kept but nothing reads it", field.key))
-                .with_hint(format!("did you mean `{known}:`?")),
+            Finding::warning(
+                place,
+                format!(
+                    "Unknown key `{}`; it is kept but nothing reads it",
+                    field.key
+                ),
+            )
+            .with_hint(format!("did you mean `{known}:`?")),
         );
     } else {
-        out.push(Finding::warning(place, format!("Unknown key `{}`; it is kept but nothing reads it", field.key)));
+        out.push(Finding::warning(
+            place,
+            format!(
+                "Unknown key `{}`; it is kept but nothing reads it",
+                field.key
+            ),
+        ));
     }
 }
 
 fn is_quoted(text: &str) -> bool {
     let t = text.trim();
-    t.len() >= 2 && ((t.starts_with('"') && t.ends_with('"')) || (t.starts_with('\'') && t.ends_with('\'')))
+    t.len() >= 2
+        && ((t.starts_with('"') && t.ends_with('"')) || (t.starts_with('\'') && t.ends_with('\'')))
 }
 
 fn unquoted(text: &str) -> &str {
@@ -167,7 +245,9 @@ fn unquoted(text: &str) -> &str {
 }
 
 fn lint_always_apply(field: &Field, place: Place, out: &mut Vec<Finding>) {
-    let FieldValue::Text(value) = &field.value else { return };
+    let FieldValue::Text(value) = &field.value else {
+        return;
+    };
     let lowered = value.to_lowercase();
     if lowered == "true" || lowered == "false" || value.is_empty() {
         return;
@@ -179,8 +259,11 @@ fn lint_always_apply(field: &Field, place: Place, out: &mut Vec<Finding>) {
         );
     } else {
         out.push(
-            Finding::error(place, format!("alwaysApply is `{value}`, which reads as false: only `true` turns it on"))
-                .with_hint("write `alwaysApply: true` or `alwaysApply: false`"),
+            Finding::error(
+                place,
+                format!("alwaysApply is `{value}`, which reads as false: only `true` turns it on"),
+            )
+            .with_hint("write `alwaysApply: true` or `alwaysApply: false`"),
         );
     }
 }
@@ -205,20 +288,33 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
     }
     let from_sequence = matches!(field.value, FieldValue::List(_));
     for item in field.value.items() {
-        if !from_sequence && is_quoted(&item) || item.starts_with(['"', '\'']) || item.ends_with(['"', '\'']) {
+        if !from_sequence && is_quoted(&item)
+            || item.starts_with(['"', '\''])
+            || item.ends_with(['"', '\''])
+        {
             out.push(
-                Finding::error(place(), format!("The glob {item} keeps its quotes, so it matches no path"))
-                    .with_hint(format!("write it without quotes: `{}`", unquoted(&item))),
+                Finding::error(
+                    place(),
+                    format!("The glob {item} keeps its quotes, so it matches no path"),
+                )
+                .with_hint(format!("write it without quotes: `{}`", unquoted(&item))),
             );
             continue;
         }
         let pattern = crate::paths::normalize_for_match(&item);
         if let Err(e) = glob::compile(&pattern, from_sequence) {
-            out.push(Finding::error(place(), e.message).with_hint("close every `[` with `]`, and write ranges low to high, like `[a-z]`"));
+            out.push(
+                Finding::error(place(), e.message).with_hint(
+                    "close every `[` with `]`, and write ranges low to high, like `[a-z]`",
+                ),
+            );
             continue;
         }
         if pattern.starts_with('!') {
-            out.push(Finding::warning(place(), format!("`{pattern}` is not a negation: `!` is an ordinary character in globs")));
+            out.push(Finding::warning(
+                place(),
+                format!("`{pattern}` is not a negation: `!` is an ordinary character in globs"),
+            ));
         }
         if !from_sequence && pattern.contains(['{', '}']) {
             out.push(
@@ -227,7 +323,12 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
             );
         }
         if pattern.contains("[^") || pattern.contains("[!") {
-            out.push(Finding::warning(place(), format!("`{pattern}` has no negated class: `^` and `!` inside brackets are literal")));
+            out.push(Finding::warning(
+                place(),
+                format!(
+                    "`{pattern}` has no negated class: `^` and `!` inside brackets are literal"
+                ),
+            ));
         }
     }
 }
@@ -236,8 +337,13 @@ fn lint_terms(field: &Field, place: Place, out: &mut Vec<Finding>) {
     for term in field.value.items() {
         if is_quoted(&term) || term.starts_with(['"', '\'']) || term.ends_with(['"', '\'']) {
             out.push(
-                Finding::error(place.clone(), format!("The term {term} keeps its quotes, so a prompt must contain the quotes too"))
-                    .with_hint(format!("write it without quotes: `{}`", unquoted(&term))),
+                Finding::error(
+                    place.clone(),
+                    format!(
+                        "The term {term} keeps its quotes, so a prompt must contain the quotes too"
+                    ),
+                )
+                .with_hint(format!("write it without quotes: `{}`", unquoted(&term))),
             );
         }
     }
@@ -285,7 +391,9 @@ fn split_outside_braces(text: &str) -> Vec<&str> {
 
 /// Expands the first brace group, recursively; unbalanced text stays as is.
 fn expand_braces(glob: &str) -> Vec<String> {
-    let Some(open) = glob.find('{') else { return vec![glob.to_string()] };
+    let Some(open) = glob.find('{') else {
+        return vec![glob.to_string()];
+    };
     let mut depth = 0;
     let close = glob[open..].char_indices().find_map(|(i, c)| {
         match c {
@@ -295,7 +403,9 @@ fn expand_braces(glob: &str) -> Vec<String> {
         }
         (depth == 0).then_some(open + i)
     });
-    let Some(close) = close else { return vec![glob.to_string()] };
+    let Some(close) = close else {
+        return vec![glob.to_string()];
+    };
     let (head, inner, tail) = (&glob[..open], &glob[open + 1..close], &glob[close + 1..]);
     split_outside_braces(inner)
         .into_iter()
@@ -325,16 +435,26 @@ mod tests {
 
     fn lint(text: &str) -> Vec<(Severity, usize, String, Option<String>)> {
         let rule = Rule::parse("r.mdc", "r.mdc", text);
-        lint_rule(&rule).into_iter().map(|f| (f.severity, f.place.line.unwrap_or(0), f.message, f.hint)).collect()
+        lint_rule(&rule)
+            .into_iter()
+            .map(|f| (f.severity, f.place.line.unwrap_or(0), f.message, f.hint))
+            .collect()
     }
 
     fn errors(text: &str) -> Vec<(usize, String)> {
-        lint(text).into_iter().filter(|f| f.0 == Severity::Error).map(|f| (f.1, f.2)).collect()
+        lint(text)
+            .into_iter()
+            .filter(|f| f.0 == Severity::Error)
+            .map(|f| (f.1, f.2))
+            .collect()
     }
 
     #[test]
     fn a_clean_rule_has_no_findings() {
-        assert!(lint("---\ndescription: UI\nglobs: src/**, *.ts\nalwaysApply: false\n---\n# UI\n\nBody.").is_empty());
+        assert!(lint(
+            "---\ndescription: UI\nglobs: src/**, *.ts\nalwaysApply: false\n---\n# UI\n\nBody."
+        )
+        .is_empty());
         assert!(lint("---\npaths:\n  - \"src/**/*.{ts,tsx}\"\n---\nBody").is_empty());
     }
 
@@ -345,7 +465,9 @@ mod tests {
         assert_eq!(found[0].1, 2);
         assert!(found[0].2.contains("reads as false"));
         assert_eq!(found[0].3.as_deref(), Some("write `alwaysApply: true`"));
-        assert!(errors("---\nalwaysApply: yes\n---\nBody")[0].1.contains("`yes`"));
+        assert!(errors("---\nalwaysApply: yes\n---\nBody")[0]
+            .1
+            .contains("`yes`"));
     }
 
     #[test]
@@ -356,29 +478,54 @@ mod tests {
 
     #[test]
     fn wrong_case_and_unknown_keys() {
-        assert_eq!(errors("---\nalwaysapply: true\n---\nBody")[0].1, "`alwaysapply` is not `alwaysApply`: keys are case-sensitive, so this field is ignored");
+        assert_eq!(
+            errors("---\nalwaysapply: true\n---\nBody")[0].1,
+            "`alwaysapply` is not `alwaysApply`: keys are case-sensitive, so this field is ignored"
+        );
         let unknown = lint("---\nglobs: a\nglob: b\ncustom: kept\n---\nBody");
-        assert!(unknown.iter().any(|f| f.0 == Severity::Warning && f.2.contains("`glob`") && f.3.as_deref() == Some("did you mean `globs:`?")));
-        assert!(unknown.iter().any(|f| f.0 == Severity::Warning && f.2.contains("`custom`") && f.3.is_none()));
+        assert!(unknown.iter().any(|f| f.0 == Severity::Warning
+            && f.2.contains("`glob`")
+            && f.3.as_deref() == Some("did you mean `globs:`?")));
+        assert!(unknown
+            .iter()
+            .any(|f| f.0 == Severity::Warning && f.2.contains("`custom`") && f.3.is_none()));
     }
 
     #[test]
     fn a_brace_glob_split_by_the_comma() {
         let found = lint("---\nglobs: src/{a,b}.clj, lib/**\n---\nBody");
         assert_eq!(found[0].0, Severity::Error);
-        assert_eq!(found[0].3.as_deref(), Some("write each glob out: `globs: src/a.clj, src/b.clj, lib/**`"));
-        assert_eq!(expand_braces("a/{b,c{d,e}}/f"), vec!["a/b/f", "a/cd/f", "a/ce/f"]);
+        assert_eq!(
+            found[0].3.as_deref(),
+            Some("write each glob out: `globs: src/a.clj, src/b.clj, lib/**`")
+        );
+        assert_eq!(
+            expand_braces("a/{b,c{d,e}}/f"),
+            vec!["a/b/f", "a/cd/f", "a/ce/f"]
+        );
     }
 
     #[test]
     fn block_lists_and_ignored_lines() {
         let under_always = errors("---\nalwaysApply:\n  - true\n---\nBody");
-        assert!(under_always.iter().any(|e| e.1.contains("takes one value")), "{under_always:?}");
+        assert!(
+            under_always.iter().any(|e| e.1.contains("takes one value")),
+            "{under_always:?}"
+        );
         let globs_list = lint("---\nglobs:\n  - a/**\n  - b/**\n---\nBody");
         assert_eq!(globs_list.len(), 1);
-        assert_eq!(globs_list[0].3.as_deref(), Some("for Cursor, write `globs: a/**, b/**`"));
+        assert_eq!(
+            globs_list[0].3.as_deref(),
+            Some("for Cursor, write `globs: a/**, b/**`")
+        );
         let spaced = errors("---\nglobs : src/**\n---\nBody");
-        assert_eq!(spaced, vec![(2, "`globs :` is not read: no space is allowed before the colon".to_string())]);
+        assert_eq!(
+            spaced,
+            vec![(
+                2,
+                "`globs :` is not read: no space is allowed before the colon".to_string()
+            )]
+        );
         let stray = lint("---\nalwaysApply: true\n  - stray\n  indented: x\n---\nBody");
         assert!(stray.iter().any(|f| f.1 == 3 && f.2.contains("list item")));
         assert!(stray.iter().any(|f| f.1 == 4 && f.2.contains("indented")));
@@ -386,17 +533,26 @@ mod tests {
 
     #[test]
     fn glob_mistakes() {
-        assert_eq!(errors("---\nglobs: src/[a\n---\nBody"), vec![(2, "Invalid rule glob: src/[a".to_string())]);
-        assert!(errors("---\nglobs: \"src/**\"\n---\nBody")[0].1.contains("keeps its quotes"));
+        assert_eq!(
+            errors("---\nglobs: src/[a\n---\nBody"),
+            vec![(2, "Invalid rule glob: src/[a".to_string())]
+        );
+        assert!(errors("---\nglobs: \"src/**\"\n---\nBody")[0]
+            .1
+            .contains("keeps its quotes"));
         let negation = lint("---\nglobs: !src/**\n---\nBody");
         assert!(negation[0].2.contains("not a negation"));
     }
 
     #[test]
     fn triggers_that_never_fire() {
-        assert!(lint("---\npromptRequires: ui\n---\nBody").iter().any(|f| f.2.contains("promptRequires without promptAnyOf")));
+        assert!(lint("---\npromptRequires: ui\n---\nBody")
+            .iter()
+            .any(|f| f.2.contains("promptRequires without promptAnyOf")));
         assert!(lint("# Plain").iter().any(|f| f.2.contains("never fires")));
         assert!(lint("").iter().any(|f| f.2 == "The rule file is empty"));
-        assert!(lint("---\nglobs: a\nglobs: b\n---\nx").iter().any(|f| f.1 == 2 && f.2.contains("appears again on line 3")));
+        assert!(lint("---\nglobs: a\nglobs: b\n---\nx")
+            .iter()
+            .any(|f| f.1 == 2 && f.2.contains("appears again on line 3")));
     }
 }

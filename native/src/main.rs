@@ -1,1 +1,73 @@
-fn main() {}
+//! `rule-fairy`: the native side of Rule Fairy. Today: `explain` (which
+//! rules an event selects, and why) and `check` (lint the configuration and
+//! every rule).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+mod commands;
+mod location;
+mod stdfs;
+
+#[derive(Parser)]
+#[command(
+    name = "rule-fairy",
+    version,
+    about = "A repository's own rules, delivered to coding agents"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Show which rules fire for a prompt or for edited paths, and why.
+    Explain(ExplainArgs),
+    /// Check rule-fairy.edn and every rule; exit 1 on any error.
+    Check(CheckArgs),
+}
+
+#[derive(Args)]
+#[command(group = clap::ArgGroup::new("event").required(true).args(["prompt", "path"]))]
+pub struct ExplainArgs {
+    /// The project root (default: found from the working directory).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// A prompt, as the person would type it.
+    #[arg(long, value_name = "TEXT")]
+    prompt: Option<String>,
+    /// Edited paths: relative to the project root, or absolute.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    path: Vec<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The project root (default: found from the working directory).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Explain(args) => commands::explain::run(&args),
+        Command::Check(args) => commands::check::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("rule-fairy: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Where the project is, from the command line, the environment or the
+//! working directory, and how paths are shown relative to it.
+
+use std::path::Path;
+
+use rule_fairy_engine::fs::FileSource;
+use rule_fairy_engine::paths;
+use rule_fairy_engine::project::{discover_root, project_relative_path};
+
+use crate::stdfs::StdFs;
+
+/// An absolute, normalised path string for `path`, resolving links when it exists.
+pub fn absolute(path: &Path) -> Result<String, String> {
+    let joined = std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = joined
+        .to_str()
+        .ok_or_else(|| format!("{}: the path is not valid UTF-8", path.display()))?;
+    let text = paths::normalize_lexically(text);
+    Ok(StdFs.real_path(&text).unwrap_or(text))
+}
+
+/// The project root: `--project`, else `RULE_FAIRY_PROJECT_DIR`, else found
+/// from the working directory as the Codex hooks find it.
+pub fn project_root(flag: Option<&Path>) -> Result<String, String> {
+    if let Some(dir) = flag {
+        let root = absolute(dir)?;
+        if !StdFs.is_dir(&root) {
+            return Err(format!(
+                "The project directory does not exist: {}",
+                dir.display()
+            ));
+        }
+        return Ok(root);
+    }
+    if let Some(dir) = std::env::var_os("RULE_FAIRY_PROJECT_DIR").filter(|d| !d.is_empty()) {
+        return project_root(Some(Path::new(&dir)));
+    }
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("Cannot read the working directory: {e}"))?;
+    Ok(discover_root(&StdFs, &absolute(&cwd)?))
+}
+
+/// A path as the project's globs see it: a relative path is already
+/// project-relative; an absolute one is made so as the hooks do.
+pub fn event_path(root: &str, path: &str) -> String {
+    if !paths::is_absolute(path) {
+        return paths::normalize_for_match(path);
+    }
+    let normalised = paths::normalize_lexically(path);
+    let resolved = StdFs.real_path(&normalised).unwrap_or(normalised);
+    project_relative_path(&StdFs, root, &resolved)
+}
+
+/// A file path for people to read: relative to the project root when it is
+/// inside it.
+pub fn display_path(root: &str, path: &str) -> String {
+    match paths::strip_base(path, root) {
+        Some(rest) if !rest.is_empty() => rest.to_string(),
+        _ => path.to_string(),
+    }
+}

@@ -1,0 +1,347 @@
+//! The built `rule-fairy` binary on temporary projects.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn new() -> Self {
+        Project {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn file(&self, rel: &str, content: impl AsRef<[u8]>) -> &Self {
+        let path = self.root().join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, content).unwrap();
+        self
+    }
+
+    fn rule(&self, name: &str, content: impl AsRef<[u8]>) -> &Self {
+        self.file(&format!(".cursor/rules/{name}"), content)
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.run_in(self.root(), args)
+    }
+
+    fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_rule-fairy"))
+            .args(args)
+            .current_dir(cwd)
+            .env_remove("RULE_FAIRY_PROJECT_DIR")
+            .output()
+            .unwrap()
+    }
+
+    fn json(&self, args: &[&str]) -> Value {
+        let out = self.run(args);
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn sample() -> Project {
+    let p = Project::new();
+    p.file(".git/HEAD", "ref: refs/heads/main\n")
+        .rule("base.mdc", "---\nalwaysApply: true\n---\n# Base")
+        .rule("ui.mdc", "---\nglobs: apps/**/ui/**/*.clj\n---\n# UI")
+        .rule(
+            "tasks/testing.mdc",
+            "---\nglobs: **/test/**/*.clj\npromptAnyOf: deftest\n---\n# Nested Testing",
+        )
+        .rule("notes.md", "not a rule")
+        .rule("plain.mdc", "# Plain");
+    p
+}
+
+#[test]
+fn explain_a_prompt_as_json() {
+    let p = sample();
+    assert_eq!(
+        p.json(&["explain", "--prompt", "fix the DEFTEST", "--json"]),
+        json!({"event": "prompt", "rules": [
+            {"name": "base.mdc", "reasons": [{"kind": "alwaysApply"}]},
+            {"name": "tasks/testing.mdc", "reasons": [{"kind": "keyword", "keywords": ["deftest"]}]}
+        ]})
+    );
+    assert_eq!(
+        p.json(&["explain", "--prompt", "hello", "--json"]),
+        json!({"event": "prompt", "rules": [{"name": "base.mdc", "reasons": [{"kind": "alwaysApply"}]}]})
+    );
+}
+
+#[test]
+fn explain_paths_as_json_and_text() {
+    let p = sample();
+    assert_eq!(
+        p.json(&[
+            "explain",
+            "--path",
+            "apps/x/test/x/ui/a_test.clj",
+            "README.md",
+            "--json"
+        ]),
+        json!({"event": "edit", "rules": [
+            {"name": "tasks/testing.mdc", "reasons": [{"kind": "glob", "glob": "**/test/**/*.clj", "path": "apps/x/test/x/ui/a_test.clj"}]},
+            {"name": "ui.mdc", "reasons": [{"kind": "glob", "glob": "apps/**/ui/**/*.clj", "path": "apps/x/test/x/ui/a_test.clj"}]}
+        ]})
+    );
+    let out = p.run(&["explain", "--path", "apps/x/ui/a.clj"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "Editing apps/x/ui/a.clj selects 1 rule:\n  ui.mdc  glob `apps/**/ui/**/*.clj` on apps/x/ui/a.clj\n");
+    let none = p.run(&["explain", "--path", "README.md"]);
+    assert_eq!(stdout(&none), "Editing README.md selects no rule.\n");
+}
+
+#[test]
+fn explain_finds_the_project_from_a_subdirectory_and_takes_absolute_paths() {
+    let p = sample();
+    fs::create_dir_all(p.root().join("apps/x/ui")).unwrap();
+    let abs = p.root().join("apps/x/ui/a.clj");
+    let out = p.run_in(
+        &p.root().join("apps/x"),
+        &["explain", "--path", abs.to_str().unwrap(), "--json"],
+    );
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["rules"][0]["reasons"][0]["path"], "apps/x/ui/a.clj");
+}
+
+#[test]
+fn explain_needs_exactly_one_event() {
+    let p = sample();
+    assert_eq!(p.run(&["explain"]).status.code(), Some(2));
+    assert_eq!(
+        p.run(&["explain", "--prompt", "x", "--path", "y"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn an_invalid_glob_is_reported_when_reached_and_others_still_fire() {
+    let p = sample();
+    p.rule("broken.mdc", "---\nglobs: src/[a\n---\n# Broken");
+    let out = p.run(&["explain", "--path", "apps/x/ui/a.clj", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(value["rules"][0]["name"], "ui.mdc");
+    assert!(
+        stderr(&out).contains(".cursor/rules/broken.mdc:2: Invalid rule glob: src/[a"),
+        "{}",
+        stderr(&out)
+    );
+    // Prompts never reach globs.
+    assert!(p.run(&["explain", "--prompt", "hello"]).status.success());
+}
+
+#[test]
+fn a_bad_config_fails_with_file_and_line() {
+    let p = sample();
+    p.file("rule-fairy.edn", "{:rules\n {:dir [\"x\"]}}");
+    let out = p.run(&["explain", "--prompt", "x"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "rule-fairy: rule-fairy.edn:2: Unknown :rules keys in rule-fairy.edn: :dir\n"
+    );
+    let check = p.run(&["check"]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(stdout(&check)
+        .contains("rule-fairy.edn:2: error: Unknown :rules keys in rule-fairy.edn: :dir"));
+}
+
+#[test]
+fn check_reports_the_cursor_mistakes_with_fixes() {
+    let p = Project::new();
+    p.rule("quoted.mdc", "---\nalwaysApply: \"true\"\n---\nBody")
+        .rule("unclosed.mdc", "---\nglobs: src/**\n# Body")
+        .rule("case.mdc", "---\nalwaysapply: true\n---\nBody")
+        .rule("braces.mdc", "---\nglobs: src/{a,b}.ts\n---\nBody")
+        .rule("block.mdc", "---\nglobs:\n  - src/**\n---\nBody")
+        .rule("unknown.mdc", "---\nglobs: src/**\ncolour: blue\n---\nBody")
+        .rule("glob.mdc", "---\nglobs: src/[a\n---\nBody")
+        .rule("good.mdc", "---\nglobs: src/**\n---\nBody");
+    let report = p.json(&["check", "--json"]);
+    let findings = report["findings"].as_array().unwrap();
+    let find = |file: &str| {
+        findings
+            .iter()
+            .filter(|f| f["file"] == format!(".cursor/rules/{file}"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(find("quoted.mdc")[0]["severity"], "error");
+    assert_eq!(find("quoted.mdc")[0]["line"], 2);
+    assert_eq!(find("quoted.mdc")[0]["hint"], "write `alwaysApply: true`");
+    assert_eq!(find("unclosed.mdc")[0]["line"], 1);
+    assert!(find("case.mdc")[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("case-sensitive"));
+    assert_eq!(
+        find("braces.mdc")[0]["hint"],
+        "write each glob out: `globs: src/a.ts, src/b.ts`"
+    );
+    assert_eq!(find("block.mdc")[0]["severity"], "warning");
+    assert_eq!(find("unknown.mdc")[0]["severity"], "warning");
+    assert_eq!(find("glob.mdc")[0]["message"], "Invalid rule glob: src/[a");
+    assert!(find("good.mdc").is_empty());
+    assert_eq!(report["rules"], 8);
+    assert_eq!(report["errors"], 5);
+    let out = p.run(&["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains(".cursor/rules/glob.mdc:2: error: Invalid rule glob: src/[a\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).ends_with("Checked 8 rules: 5 errors, 2 warnings.\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn check_exits_zero_with_only_warnings() {
+    let p = Project::new();
+    p.rule("a.mdc", "---\nglobs: src/**\ncustom: kept\n---\nBody");
+    let out = p.run(&["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("1 warning"));
+}
+
+#[test]
+fn duplicate_names_across_directories() {
+    let p = Project::new();
+    p.file(
+        "rule-fairy.edn",
+        "{:rules {:dirs [\".cursor/rules\" \"docs/rules\"]}}",
+    )
+    .rule("a.mdc", "---\nalwaysApply: true\n---\nA")
+    .file("docs/rules/a.mdc", "---\nalwaysApply: true\n---\nA2");
+    let out = p.run(&["explain", "--prompt", "x"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("Rule names defined in more than one rules directory: a.mdc"));
+    assert!(stdout(&p.run(&["check"])).contains(
+        "docs/rules/a.mdc: error: Rule names defined in more than one rules directory: a.mdc"
+    ));
+}
+
+#[test]
+fn hostile_rule_files_give_clear_errors_and_never_panic() {
+    let p = Project::new();
+    let long_glob = format!("src/{}", "a*".repeat(2_500));
+    let mut huge = String::from("---\nalwaysApply: true\n---\n");
+    while huge.len() < 10 * 1024 * 1024 {
+        huge.push_str("A long line of rule text that goes on.\n");
+    }
+    p.rule("empty.mdc", "")
+        .rule(
+            "garbage.mdc",
+            (0..=255u8).cycle().take(4096).collect::<Vec<u8>>(),
+        )
+        .rule(
+            "latin1.mdc",
+            b"---\nalwaysApply: true\n---\nCaf\xe9".as_slice(),
+        )
+        .rule("huge.mdc", &huge)
+        .rule(
+            "longglob.mdc",
+            &format!("---\nglobs: {long_glob}\n---\nBody"),
+        );
+    std::os::unix::fs::symlink(
+        p.root().join(".cursor/rules"),
+        p.root().join(".cursor/rules/loop"),
+    )
+    .unwrap();
+    let check = p.run(&["check", "--json"]);
+    assert!(check.status.code() == Some(1), "{}", stderr(&check));
+    let report: Value = serde_json::from_slice(&check.stdout).unwrap();
+    let messages: Vec<String> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{}:{}: {}",
+                f["file"].as_str().unwrap(),
+                f["line"],
+                f["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with(".cursor/rules/garbage.mdc:2: not valid UTF-8")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with(".cursor/rules/latin1.mdc:4: not valid UTF-8")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with(".cursor/rules/empty.mdc:1: The rule file is empty")),
+        "{messages:#?}"
+    );
+    assert!(messages.iter().any(|m| m.contains("loop")), "{messages:#?}");
+    let explain = p.run(&["explain", "--prompt", "anything", "--json"]);
+    let value: Value = serde_json::from_slice(&explain.stdout).unwrap();
+    assert_eq!(value["rules"][0]["name"], "huge.mdc");
+    assert_eq!(
+        explain.status.code(),
+        Some(1),
+        "unreadable rules make the answer incomplete"
+    );
+    assert!(stderr(&explain).contains("garbage.mdc:2: not valid UTF-8"));
+    let path = p.run(&["explain", "--path", &format!("src/{}", "ab".repeat(2_500))]);
+    assert!(path.status.code().is_some(), "no crash");
+}
+
+#[test]
+fn a_rules_directory_that_is_a_file() {
+    let p = Project::new();
+    p.file(".cursor/rules", "I am a file");
+    let out = p.run(&["check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains(".cursor/rules: error: The rules directory is not a directory"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_missing_project_directory() {
+    let p = Project::new();
+    let missing: PathBuf = p.root().join("nope");
+    let out = p.run(&["check", "--project", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("The project directory does not exist"));
+}
