@@ -42,7 +42,10 @@ pub struct RenderError {
 
 impl From<Error> for RenderError {
     fn from(error: Error) -> Self {
-        RenderError { error, expanded_bytes: None }
+        RenderError {
+            error,
+            expanded_bytes: None,
+        }
     }
 }
 

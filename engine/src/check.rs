@@ -33,7 +33,12 @@ pub fn check_project(fs: &dyn FileSource, root: &str) -> Report {
     let config_place = Place::file(paths::join(root, crate::config::CONFIG_FILE));
     let source = match Config::load(fs, root) {
         Ok(config) => {
-            findings.extend(config.validate(root).iter().map(|e| Finding::from_error(e, &config_place)));
+            findings.extend(
+                config
+                    .validate(root)
+                    .iter()
+                    .map(|e| Finding::from_error(e, &config_place)),
+            );
             config.rules_source(root).ok()
         }
         Err(e) => {
@@ -46,18 +51,29 @@ pub fn check_project(fs: &dyn FileSource, root: &str) -> Report {
         rule_count = check_rules(fs, &source, &mut findings);
     }
     findings.sort_by(|a, b| {
-        java_order(&a.place.file, &b.place.file).then(a.place.line.cmp(&b.place.line)).then(a.severity.cmp(&b.severity))
+        java_order(&a.place.file, &b.place.file)
+            .then(a.place.line.cmp(&b.place.line))
+            .then(a.severity.cmp(&b.severity))
     });
-    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
-    Report { rules: rule_count, errors, warnings: findings.len() - errors, findings }
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    Report {
+        rules: rule_count,
+        errors,
+        warnings: findings.len() - errors,
+        findings,
+    }
 }
 
 fn check_rules(fs: &dyn FileSource, source: &RulesSource, findings: &mut Vec<Finding>) -> usize {
     let (listing, duplicates) = scan_rule_files(fs, source);
     if let Some(error) = duplicates {
         findings.push(
-            Finding::from_error(&error, &Place::file(&source.root))
-                .with_hint("rename one of them: a rule's name is its path below its rules directory"),
+            Finding::from_error(&error, &Place::file(&source.root)).with_hint(
+                "rename one of them: a rule's name is its path below its rules directory",
+            ),
         );
     }
     let set = RuleSet::read(fs, listing);
@@ -76,20 +92,41 @@ mod tests {
     #[test]
     fn reports_everything_in_one_run() {
         let mut fs = MemoryFs::new();
-        fs.add_file("/p/rule-fairy.edn", "{:rules {:dirs [\".cursor/rules\" \"more\"]}\n :shell-hook {:codex \"yes\"}}")
-            .add_file("/p/.cursor/rules/a.mdc", "---\nglobs: src/[a\n---\nBody")
-            .add_file("/p/more/a.mdc", "---\nalwaysApply: \"true\"\n---\nBody")
-            .add_file("/p/.cursor/rules/ok.mdc", "---\nglobs: src/**\n---\nBody")
-            .add_file("/p/.cursor/rules/bin.mdc", b"\x00\xff".as_slice());
+        fs.add_file(
+            "/p/rule-fairy.edn",
+            "{:rules {:dirs [\".cursor/rules\" \"more\"]}\n :shell-hook {:codex \"yes\"}}",
+        )
+        .add_file("/p/.cursor/rules/a.mdc", "---\nglobs: src/[a\n---\nBody")
+        .add_file("/p/more/a.mdc", "---\nalwaysApply: \"true\"\n---\nBody")
+        .add_file("/p/.cursor/rules/ok.mdc", "---\nglobs: src/**\n---\nBody")
+        .add_file("/p/.cursor/rules/bin.mdc", b"\x00\xff".as_slice());
         let report = check_project(&fs, "/p");
-        let messages: Vec<String> = report.findings.iter().map(|f| format!("{}: {}", f.place, f.message)).collect();
+        let messages: Vec<String> = report
+            .findings
+            .iter()
+            .map(|f| format!("{}: {}", f.place, f.message))
+            .collect();
         assert_eq!(report.rules, 3, "{messages:#?}");
         assert_eq!(report.errors, 5, "{messages:#?}");
-        assert!(messages.contains(&"/p/.cursor/rules/a.mdc:2: Invalid rule glob: src/[a".to_string()), "{messages:#?}");
-        assert!(messages.iter().any(|m| m.starts_with("/p/more/a.mdc:2: alwaysApply")), "{messages:#?}");
-        assert!(messages.iter().any(|m| m.contains("Rule names defined in more than one rules directory: a.mdc")));
-        assert!(messages.iter().any(|m| m.starts_with("/p/rule-fairy.edn:2: :shell-hook values")));
-        assert!(messages.iter().any(|m| m.starts_with("/p/.cursor/rules/bin.mdc:1: not valid UTF-8")));
+        assert!(
+            messages.contains(&"/p/.cursor/rules/a.mdc:2: Invalid rule glob: src/[a".to_string()),
+            "{messages:#?}"
+        );
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with("/p/more/a.mdc:2: alwaysApply")),
+            "{messages:#?}"
+        );
+        assert!(messages
+            .iter()
+            .any(|m| m.contains("Rule names defined in more than one rules directory: a.mdc")));
+        assert!(messages
+            .iter()
+            .any(|m| m.starts_with("/p/rule-fairy.edn:2: :shell-hook values")));
+        assert!(messages
+            .iter()
+            .any(|m| m.starts_with("/p/.cursor/rules/bin.mdc:1: not valid UTF-8")));
     }
 
     #[test]
@@ -98,7 +135,12 @@ mod tests {
         fs.add_file("/p/rule-fairy.edn", "{:rules {:dirs [\"x\"]}");
         let report = check_project(&fs, "/p");
         assert_eq!(report.errors, 1);
-        assert_eq!(report.findings[0].place, Place::line("/p/rule-fairy.edn", 1));
-        assert!(report.findings[0].message.starts_with("EOF while reading a map"));
+        assert_eq!(
+            report.findings[0].place,
+            Place::line("/p/rule-fairy.edn", 1)
+        );
+        assert!(report.findings[0]
+            .message
+            .starts_with("EOF while reading a map"));
     }
 }

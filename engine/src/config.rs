@@ -12,8 +12,14 @@ pub const CONFIG_FILE: &str = "rule-fairy.edn";
 const TOP_LEVEL_KEYS: &[&str] = &["rules", "instructions", "shell-hook"];
 pub const DEFAULT_RULE_DIRS: &[&str] = &[".cursor/rules"];
 pub const DEFAULT_RULE_EXTENSIONS: &[&str] = &[".mdc"];
-pub const DEFAULT_INSTRUCTION_FILES: &[&str] =
-    &["AGENTS.override.md", "AGENTS.md", ".claude/AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"];
+pub const DEFAULT_INSTRUCTION_FILES: &[&str] = &[
+    "AGENTS.override.md",
+    "AGENTS.md",
+    ".claude/AGENTS.md",
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    "CLAUDE.local.md",
+];
 
 /// The top-level map of `rule-fairy.edn`, checked for unknown keys; each
 /// key's value is validated by the accessor that reads it.
@@ -26,7 +32,10 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { entries: Vec::new(), file: CONFIG_FILE.to_string() }
+        Config {
+            entries: Vec::new(),
+            file: CONFIG_FILE.to_string(),
+        }
     }
 }
 
@@ -66,24 +75,38 @@ fn first_unknown_line(entries: &[(Edn, Edn)], allowed: &[&str]) -> usize {
 }
 
 /// Checks a nested map's keys; `label` is the key as it appears in messages.
-fn nested_map<'a>(file: &str, value: &'a Edn, label: &str, allowed: &[&str]) -> Result<&'a [(Edn, Edn)]> {
-    let entries = value
-        .value
-        .as_map()
-        .ok_or_else(|| at(file, value.line, format!("{label} in rule-fairy.edn must be a map")))?;
+fn nested_map<'a>(
+    file: &str,
+    value: &'a Edn,
+    label: &str,
+    allowed: &[&str],
+) -> Result<&'a [(Edn, Edn)]> {
+    let entries = value.value.as_map().ok_or_else(|| {
+        at(
+            file,
+            value.line,
+            format!("{label} in rule-fairy.edn must be a map"),
+        )
+    })?;
     let unknown = unknown_keys(entries, allowed);
     if !unknown.is_empty() {
         return Err(at(
             file,
             first_unknown_line(entries, allowed),
-            format!("Unknown {label} keys in rule-fairy.edn: {}", unknown.join(", ")),
+            format!(
+                "Unknown {label} keys in rule-fairy.edn: {}",
+                unknown.join(", ")
+            ),
         ));
     }
     Ok(entries)
 }
 
 fn lookup<'a>(entries: &'a [(Edn, Edn)], name: &str) -> Option<&'a Edn> {
-    entries.iter().find(|(key, _)| key.value.is_keyword(name)).map(|(_, value)| value)
+    entries
+        .iter()
+        .find(|(key, _)| key.value.is_keyword(name))
+        .map(|(_, value)| value)
 }
 
 /// A vector or list of strings that each pass `valid`.
@@ -121,7 +144,9 @@ impl Config {
     /// Like [`Config::parse`], naming `file` in every error.
     pub fn parse_file(text: &str, file: &str) -> Result<Config> {
         let form = edn::read(text).map_err(|e| at(file, e.line, format!("{e}")))?;
-        let Some(form) = form else { return Err(at(file, 1, "rule-fairy.edn must contain a map")) };
+        let Some(form) = form else {
+            return Err(at(file, 1, "rule-fairy.edn must contain a map"));
+        };
         let Value::Map(entries) = form.value else {
             return Err(at(file, form.line, "rule-fairy.edn must contain a map"));
         };
@@ -133,7 +158,10 @@ impl Config {
                 format!("Unknown keys in rule-fairy.edn: {}", unknown.join(", ")),
             ));
         }
-        Ok(Config { entries, file: file.to_string() })
+        Ok(Config {
+            entries,
+            file: file.to_string(),
+        })
     }
 
     /// Reads `<root>/rule-fairy.edn` when it is a regular file; otherwise the
@@ -143,7 +171,9 @@ impl Config {
         if !fs.is_file(&path) {
             return Ok(Config::default());
         }
-        let bytes = fs.read(&path).map_err(|e| Error::at(Place::file(&path), format!("Cannot read: {e}")))?;
+        let bytes = fs
+            .read(&path)
+            .map_err(|e| Error::at(Place::file(&path), format!("Cannot read: {e}")))?;
         let text = crate::text::decode(&bytes).map_err(|e| {
             let line = crate::text::decode_error_line(&e.message).unwrap_or(1);
             e.or_at(Place::line(&path, line))
@@ -163,7 +193,10 @@ impl Config {
     /// The rules source for a project root (reference 1.1, `:rules`).
     pub fn rules_source(&self, root: &str) -> Result<RulesSource> {
         let mut dirs: Vec<String> = DEFAULT_RULE_DIRS.iter().map(|s| s.to_string()).collect();
-        let mut extensions: Vec<String> = DEFAULT_RULE_EXTENSIONS.iter().map(|s| s.to_string()).collect();
+        let mut extensions: Vec<String> = DEFAULT_RULE_EXTENSIONS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         if let Some(rules) = self.get("rules") {
             let entries = nested_map(&self.file, rules, ":rules", &["dirs", "extensions"])?;
             if let Some(value) = lookup(entries, "dirs") {
@@ -177,18 +210,32 @@ impl Config {
                 })?;
             }
         }
-        let dirs = dirs.iter().map(|dir| paths::normalize_lexically(&paths::join(root, dir))).collect();
-        Ok(RulesSource { root: root.to_string(), dirs, extensions })
+        let dirs = dirs
+            .iter()
+            .map(|dir| paths::normalize_lexically(&paths::join(root, dir)))
+            .collect();
+        Ok(RulesSource {
+            root: root.to_string(),
+            dirs,
+            extensions,
+        })
     }
 
     /// The shell-hook switch per harness (reference 1.1, `:shell-hook`).
     pub fn shell_hook(&self) -> Result<ShellHook> {
-        let mut hook = ShellHook { claude: true, codex: false };
+        let mut hook = ShellHook {
+            claude: true,
+            codex: false,
+        };
         if let Some(value) = lookup(&self.entries, "shell-hook") {
             let entries = nested_map(&self.file, value, ":shell-hook", &["claude", "codex"])?;
             for (key, value) in entries {
                 let Value::Bool(on) = value.value else {
-                    return Err(at(&self.file, value.line, ":shell-hook values in rule-fairy.edn must be true or false"));
+                    return Err(at(
+                        &self.file,
+                        value.line,
+                        ":shell-hook values in rule-fairy.edn must be true or false",
+                    ));
                 };
                 if key.value.is_keyword("claude") {
                     hook.claude = on;
@@ -203,16 +250,25 @@ impl Config {
     /// The instruction file names the review reads, normalised (reference 6.3).
     pub fn instruction_files(&self) -> Result<Vec<String>> {
         let Some(value) = self.get("instructions") else {
-            return Ok(DEFAULT_INSTRUCTION_FILES.iter().map(|s| s.to_string()).collect());
+            return Ok(DEFAULT_INSTRUCTION_FILES
+                .iter()
+                .map(|s| s.to_string())
+                .collect());
         };
         let entries = nested_map(&self.file, value, ":instructions", &["files"])?;
         let Some(files) = lookup(entries, "files") else {
-            return Ok(DEFAULT_INSTRUCTION_FILES.iter().map(|s| s.to_string()).collect());
+            return Ok(DEFAULT_INSTRUCTION_FILES
+                .iter()
+                .map(|s| s.to_string())
+                .collect());
         };
         let names = strings(files, false, |s| !s.trim().is_empty()).ok_or_else(|| {
             at(&self.file, files.line, ":instructions :files in rule-fairy.edn must be a vector of file names relative to a directory, like [\"AGENTS.md\" \"CLAUDE.md\"]")
         })?;
-        Ok(names.iter().map(|name| paths::normalize_for_match(name)).collect())
+        Ok(names
+            .iter()
+            .map(|name| paths::normalize_for_match(name))
+            .collect())
     }
 
     /// The file this configuration was read from.
@@ -222,10 +278,14 @@ impl Config {
 
     /// Every key's validation at once, for `check`.
     pub fn validate(&self, root: &str) -> Vec<Error> {
-        [self.rules_source(root).err(), self.shell_hook().err(), self.instruction_files().err()]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            self.rules_source(root).err(),
+            self.shell_hook().err(),
+            self.instruction_files().err(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 }
 
@@ -249,12 +309,18 @@ mod tests {
         let source = Config::default().rules_source("/p").unwrap();
         assert_eq!(source.dirs, vec!["/p/.cursor/rules"]);
         assert_eq!(source.extensions, vec![".mdc"]);
-        assert_eq!(Config::default().rules_source(".").unwrap().dirs, vec![".cursor/rules"]);
+        assert_eq!(
+            Config::default().rules_source(".").unwrap().dirs,
+            vec![".cursor/rules"]
+        );
     }
 
     #[test]
     fn configured_dirs_resolve_against_the_root() {
-        let config = Config::parse("{:rules {:dirs [\"docs/rules\" \"/abs/elsewhere\"] :extensions [\".md\" \".mdc\"]}}").unwrap();
+        let config = Config::parse(
+            "{:rules {:dirs [\"docs/rules\" \"/abs/elsewhere\"] :extensions [\".md\" \".mdc\"]}}",
+        )
+        .unwrap();
         let source = config.rules_source("/p").unwrap();
         assert_eq!(source.dirs, vec!["/p/docs/rules", "/abs/elsewhere"]);
         assert_eq!(source.extensions, vec![".md", ".mdc"]);
@@ -267,23 +333,60 @@ mod tests {
         assert!(rules_error("[:not :a :map]").contains("must contain a map"));
         assert_eq!(rules_error(""), "rule-fairy.edn must contain a map");
         assert_eq!(rules_error("nil"), "rule-fairy.edn must contain a map");
-        assert_eq!(rules_error("{:rules [:dirs]}"), ":rules in rule-fairy.edn must be a map");
-        for bad in ["{:rules {:dirs []}}", "{:rules {:dirs \"docs\"}}", "{:rules {:dirs [\"\"]}}", "{:rules {:dirs nil}}"] {
-            assert!(rules_error(bad).contains(":dirs in rule-fairy.edn"), "{bad}");
+        assert_eq!(
+            rules_error("{:rules [:dirs]}"),
+            ":rules in rule-fairy.edn must be a map"
+        );
+        for bad in [
+            "{:rules {:dirs []}}",
+            "{:rules {:dirs \"docs\"}}",
+            "{:rules {:dirs [\"\"]}}",
+            "{:rules {:dirs nil}}",
+        ] {
+            assert!(
+                rules_error(bad).contains(":dirs in rule-fairy.edn"),
+                "{bad}"
+            );
         }
-        for bad in ["{:rules {:extensions [\"md\"]}}", "{:rules {:extensions []}}", "{:rules {:extensions [\".tar.gz\"]}}", "{:rules {:extensions [\".\"]}}"] {
-            assert!(rules_error(bad).contains(":extensions in rule-fairy.edn"), "{bad}");
+        for bad in [
+            "{:rules {:extensions [\"md\"]}}",
+            "{:rules {:extensions []}}",
+            "{:rules {:extensions [\".tar.gz\"]}}",
+            "{:rules {:extensions [\".\"]}}",
+        ] {
+            assert!(
+                rules_error(bad).contains(":extensions in rule-fairy.edn"),
+                "{bad}"
+            );
         }
-        assert_eq!(rules_error("{:rules {:dir \"x\"}}"), "Unknown :rules keys in rule-fairy.edn: :dir");
-        assert_eq!(rules_error("{:rule {:dirs [\"x\"]}}"), "Unknown keys in rule-fairy.edn: :rule");
-        assert_eq!(rules_error("{:rule 1 \"x\" 2 :rules nil}"), "Unknown keys in rule-fairy.edn: :rule, \"x\"");
-        assert!(Config::parse("{:rules nil}").unwrap().rules_source("/p").is_ok());
-        assert!(Config::parse("{:rules {:dirs (\"a\")}}").unwrap().rules_source("/p").is_ok());
+        assert_eq!(
+            rules_error("{:rules {:dir \"x\"}}"),
+            "Unknown :rules keys in rule-fairy.edn: :dir"
+        );
+        assert_eq!(
+            rules_error("{:rule {:dirs [\"x\"]}}"),
+            "Unknown keys in rule-fairy.edn: :rule"
+        );
+        assert_eq!(
+            rules_error("{:rule 1 \"x\" 2 :rules nil}"),
+            "Unknown keys in rule-fairy.edn: :rule, \"x\""
+        );
+        assert!(Config::parse("{:rules nil}")
+            .unwrap()
+            .rules_source("/p")
+            .is_ok());
+        assert!(Config::parse("{:rules {:dirs (\"a\")}}")
+            .unwrap()
+            .rules_source("/p")
+            .is_ok());
     }
 
     #[test]
     fn errors_name_the_line() {
-        let err = Config::parse("{:rules\n {:dirs\n  []}}").unwrap().rules_source("/p").unwrap_err();
+        let err = Config::parse("{:rules\n {:dirs\n  []}}")
+            .unwrap()
+            .rules_source("/p")
+            .unwrap_err();
         assert_eq!(err.place, Some(Place::line(CONFIG_FILE, 3)));
         let syntax = Config::parse("{:rules\n {:dirs [\"a\"}}").unwrap_err();
         assert_eq!(syntax.place, Some(Place::line(CONFIG_FILE, 2)));
@@ -291,26 +394,67 @@ mod tests {
 
     #[test]
     fn shell_hook_defaults_and_errors() {
-        assert_eq!(Config::default().shell_hook().unwrap(), ShellHook { claude: true, codex: false });
+        assert_eq!(
+            Config::default().shell_hook().unwrap(),
+            ShellHook {
+                claude: true,
+                codex: false
+            }
+        );
         let both = Config::parse("{:shell-hook {:claude false :codex true}}").unwrap();
-        assert_eq!(both.shell_hook().unwrap(), ShellHook { claude: false, codex: true });
+        assert_eq!(
+            both.shell_hook().unwrap(),
+            ShellHook {
+                claude: false,
+                codex: true
+            }
+        );
         let codex = Config::parse("{:shell-hook {:codex true}}").unwrap();
-        assert_eq!(codex.shell_hook().unwrap(), ShellHook { claude: true, codex: true });
+        assert_eq!(
+            codex.shell_hook().unwrap(),
+            ShellHook {
+                claude: true,
+                codex: true
+            }
+        );
         let shell = |text: &str| message(text, |c| c.shell_hook().map(|_| ()));
-        assert_eq!(shell("{:shell-hook true}"), ":shell-hook in rule-fairy.edn must be a map");
-        assert_eq!(shell("{:shell-hook {:cursor true}}"), "Unknown :shell-hook keys in rule-fairy.edn: :cursor");
-        assert_eq!(shell("{:shell-hook {:codex \"yes\"}}"), ":shell-hook values in rule-fairy.edn must be true or false");
-        assert_eq!(shell("{:shell-hook nil}"), ":shell-hook in rule-fairy.edn must be a map");
+        assert_eq!(
+            shell("{:shell-hook true}"),
+            ":shell-hook in rule-fairy.edn must be a map"
+        );
+        assert_eq!(
+            shell("{:shell-hook {:cursor true}}"),
+            "Unknown :shell-hook keys in rule-fairy.edn: :cursor"
+        );
+        assert_eq!(
+            shell("{:shell-hook {:codex \"yes\"}}"),
+            ":shell-hook values in rule-fairy.edn must be true or false"
+        );
+        assert_eq!(
+            shell("{:shell-hook nil}"),
+            ":shell-hook in rule-fairy.edn must be a map"
+        );
     }
 
     #[test]
     fn instructions_are_validated_only_when_read() {
         let instructions = |text: &str| message(text, |c| c.instruction_files().map(|_| ()));
-        assert_eq!(instructions("{:instructions [:files]}"), ":instructions in rule-fairy.edn must be a map");
-        assert_eq!(instructions("{:instructions {:file [\"x\"]}}"), "Unknown :instructions keys in rule-fairy.edn: :file");
-        assert!(instructions("{:instructions {:files \"CLAUDE.md\"}}").contains(":instructions :files in rule-fairy.edn"));
-        assert!(instructions("{:instructions {:files [\"\"]}}").contains(":instructions :files in rule-fairy.edn"));
-        assert_eq!(instructions("{:instruction {}}"), "Unknown keys in rule-fairy.edn: :instruction");
+        assert_eq!(
+            instructions("{:instructions [:files]}"),
+            ":instructions in rule-fairy.edn must be a map"
+        );
+        assert_eq!(
+            instructions("{:instructions {:file [\"x\"]}}"),
+            "Unknown :instructions keys in rule-fairy.edn: :file"
+        );
+        assert!(instructions("{:instructions {:files \"CLAUDE.md\"}}")
+            .contains(":instructions :files in rule-fairy.edn"));
+        assert!(instructions("{:instructions {:files [\"\"]}}")
+            .contains(":instructions :files in rule-fairy.edn"));
+        assert_eq!(
+            instructions("{:instruction {}}"),
+            "Unknown keys in rule-fairy.edn: :instruction"
+        );
         // A bad :instructions leaves the rules and the shell hook usable (7.1 case 13).
         let config = Config::parse("{:instructions [:files]}").unwrap();
         assert!(config.rules_source("/p").is_ok() && config.shell_hook().is_ok());

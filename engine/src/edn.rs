@@ -49,7 +49,9 @@ impl PartialEq for Value {
             (List(a) | Vector(a), List(b) | Vector(b)) => a == b,
             (Set(a), Set(b)) => a.len() == b.len() && a.iter().all(|x| b.contains(x)),
             (Map(a), Map(b)) => {
-                a.len() == b.len() && a.iter().all(|(k, v)| b.iter().any(|(k2, v2)| k == k2 && v == v2))
+                a.len() == b.len()
+                    && a.iter()
+                        .all(|(k, v)| b.iter().any(|(k2, v2)| k == k2 && v == v2))
             }
             (Tagged(t1, a), Tagged(t2, b)) => t1 == t2 && a == b,
             _ => false,
@@ -87,7 +89,12 @@ impl fmt::Display for Edn {
 /// Prints the value in EDN form, as Clojure's `pr-str` would.
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fn items(f: &mut fmt::Formatter<'_>, open: &str, items: &[Edn], close: &str) -> fmt::Result {
+        fn items(
+            f: &mut fmt::Formatter<'_>,
+            open: &str,
+            items: &[Edn],
+            close: &str,
+        ) -> fmt::Result {
             f.write_str(open)?;
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -158,7 +165,11 @@ pub struct SyntaxError {
 
 impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (line {}, column {})", self.message, self.line, self.column)
+        write!(
+            f,
+            "{} (line {}, column {})",
+            self.message, self.line, self.column
+        )
     }
 }
 
@@ -178,14 +189,21 @@ const MAX_DEPTH: usize = 256;
 /// assert_eq!(read("{:a 1").unwrap_err().message, "EOF while reading a map started on line 1");
 /// ```
 pub fn read(text: &str) -> Result<Option<Edn>, SyntaxError> {
-    let mut reader = Reader { chars: text.chars().collect(), pos: 0, line: 1, column: 1, depth: 0 };
+    let mut reader = Reader {
+        chars: text.chars().collect(),
+        pos: 0,
+        line: 1,
+        column: 1,
+        depth: 0,
+    };
     let first = reader.next_value()?;
     if first.is_some() {
         if let Some(extra) = reader.next_value()? {
             return Err(SyntaxError {
                 line: extra.line,
                 column: 1,
-                message: "rule-fairy.edn must hold a single form; found another after the first".to_string(),
+                message: "rule-fairy.edn must hold a single form; found another after the first"
+                    .to_string(),
             });
         }
     }
@@ -222,7 +240,11 @@ impl Reader {
     }
 
     fn error<T>(&self, message: impl Into<String>) -> Result<T, SyntaxError> {
-        Err(SyntaxError { line: self.line, column: self.column, message: message.into() })
+        Err(SyntaxError {
+            line: self.line,
+            column: self.column,
+            message: message.into(),
+        })
     }
 
     fn skip_blank(&mut self) {
@@ -245,7 +267,9 @@ impl Reader {
     fn next_value(&mut self) -> Result<Option<Edn>, SyntaxError> {
         loop {
             self.skip_blank();
-            let Some(c) = self.peek() else { return Ok(None) };
+            let Some(c) = self.peek() else {
+                return Ok(None);
+            };
             if c == '#' && self.chars.get(self.pos + 1) == Some(&'_') {
                 self.bump();
                 self.bump();
@@ -325,7 +349,9 @@ impl Reader {
                         ']' => "a vector",
                         _ => "a map",
                     };
-                    return self.error(format!("EOF while reading {what} started on line {start_line}"));
+                    return self.error(format!(
+                        "EOF while reading {what} started on line {start_line}"
+                    ));
                 }
                 Some(c) if c == close => {
                     self.bump();
@@ -371,7 +397,11 @@ impl Reader {
         let mut items = items.into_iter();
         while let (Some(key), Some(value)) = (items.next(), items.next()) {
             if entries.iter().any(|(k, _)| *k == key) {
-                return Err(SyntaxError { line: key.line, column: 1, message: format!("Duplicate key: {key}") });
+                return Err(SyntaxError {
+                    line: key.line,
+                    column: 1,
+                    message: format!("Duplicate key: {key}"),
+                });
             }
             entries.push((key, value));
         }
@@ -384,7 +414,11 @@ impl Reader {
         let mut out = String::new();
         loop {
             match self.bump() {
-                None => return self.error(format!("EOF while reading a string started on line {start_line}")),
+                None => {
+                    return self.error(format!(
+                        "EOF while reading a string started on line {start_line}"
+                    ))
+                }
                 Some('"') => return Ok(out),
                 Some('\\') => match self.bump() {
                     Some('n') => out.push('\n'),
@@ -395,7 +429,9 @@ impl Reader {
                     Some('"') => out.push('"'),
                     Some('\\') => out.push('\\'),
                     Some('u') => out.push(self.unicode_escape()?),
-                    Some(other) => return self.error(format!("Unsupported escape character: \\{other}")),
+                    Some(other) => {
+                        return self.error(format!("Unsupported escape character: \\{other}"))
+                    }
                     None => return self.error("EOF in a string escape"),
                 },
                 Some(c) => out.push(c),
@@ -409,12 +445,17 @@ impl Reader {
             .ok()
             .filter(|_| digits.len() == 4)
             .and_then(char::from_u32)
-            .map_or_else(|| self.error(format!("Invalid unicode escape: \\u{digits}")), Ok)
+            .map_or_else(
+                || self.error(format!("Invalid unicode escape: \\u{digits}")),
+                Ok,
+            )
     }
 
     fn character(&mut self) -> Result<char, SyntaxError> {
         self.bump();
-        let Some(first) = self.bump() else { return self.error("EOF while reading a character") };
+        let Some(first) = self.bump() else {
+            return self.error("EOF while reading a character");
+        };
         let mut name = first.to_string();
         while let Some(c) = self.peek() {
             if is_delimiter(c) {
@@ -454,7 +495,13 @@ impl Reader {
     fn atom(&mut self) -> Result<Value, SyntaxError> {
         let (line, column) = (self.line, self.column);
         let token = self.token();
-        let fail = |message: String| Err(SyntaxError { line, column, message });
+        let fail = |message: String| {
+            Err(SyntaxError {
+                line,
+                column,
+                message,
+            })
+        };
         if token.is_empty() {
             let c = self.peek().unwrap_or(' ');
             return fail(format!("Unexpected character: {c}"));
@@ -482,7 +529,10 @@ fn number(token: &str) -> Option<Value> {
         return Some(Value::Integer(token.to_string()));
     }
     let float = body.strip_suffix('M').unwrap_or(body);
-    let valid_float = float.parse::<f64>().is_ok() && float.chars().all(|c| c.is_ascii_digit() || ".eE+-".contains(c));
+    let valid_float = float.parse::<f64>().is_ok()
+        && float
+            .chars()
+            .all(|c| c.is_ascii_digit() || ".eE+-".contains(c));
     valid_float.then(|| Value::Float(token.to_string()))
 }
 
@@ -505,7 +555,21 @@ mod tests {
 
     #[test]
     fn reads_scalars_and_prints_them_back() {
-        for text in ["nil", "true", "-12", "1.5", "3N", ":a/b", "sym", "\"q\\\"x\\n\"", "\\a", "\\newline", "#{1 2}", "(1 [2])", "#inst \"2020\""] {
+        for text in [
+            "nil",
+            "true",
+            "-12",
+            "1.5",
+            "3N",
+            ":a/b",
+            "sym",
+            "\"q\\\"x\\n\"",
+            "\\a",
+            "\\newline",
+            "#{1 2}",
+            "(1 [2])",
+            "#inst \"2020\"",
+        ] {
             assert_eq!(read_one(text).to_string(), text, "{text}");
         }
         assert_eq!(read_one("[1, 2 ,3]").to_string(), "[1 2 3]");
@@ -524,9 +588,15 @@ mod tests {
     fn syntax_errors_name_line_and_column() {
         let cases = [
             ("{:a 1", "EOF while reading a map started on line 1"),
-            ("{:a 1 :b}", "Map literal must contain an even number of forms"),
+            (
+                "{:a 1 :b}",
+                "Map literal must contain an even number of forms",
+            ),
             ("{:a 1 :a 2}", "Duplicate key: :a"),
-            ("[1 2] [3]", "rule-fairy.edn must hold a single form; found another after the first"),
+            (
+                "[1 2] [3]",
+                "rule-fairy.edn must hold a single form; found another after the first",
+            ),
             ("\"abc", "EOF while reading a string started on line 1"),
             ("\n\n  )", "Unmatched delimiter: )"),
             ("[1 2))", "Unmatched delimiter: )"),

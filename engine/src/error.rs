@@ -15,11 +15,17 @@ pub struct Place {
 
 impl Place {
     pub fn file(file: impl Into<String>) -> Self {
-        Place { file: file.into(), line: None }
+        Place {
+            file: file.into(),
+            line: None,
+        }
     }
 
     pub fn line(file: impl Into<String>, line: usize) -> Self {
-        Place { file: file.into(), line: Some(line) }
+        Place {
+            file: file.into(),
+            line: Some(line),
+        }
     }
 }
 
@@ -43,11 +49,17 @@ pub struct Error {
 
 impl Error {
     pub fn new(message: impl Into<String>) -> Self {
-        Error { message: message.into(), place: None }
+        Error {
+            message: message.into(),
+            place: None,
+        }
     }
 
     pub fn at(place: Place, message: impl Into<String>) -> Self {
-        Error { message: message.into(), place: Some(place) }
+        Error {
+            message: message.into(),
+            place: Some(place),
+        }
     }
 
     /// Adds a place unless the error already has one.

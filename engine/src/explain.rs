@@ -54,12 +54,21 @@ pub fn explain_prompt(index: &RuleIndex, prompt: &str) -> Explanation {
                 reasons.push(Reason::AlwaysApply);
             }
             if !m.keywords.is_empty() {
-                reasons.push(Reason::Keywords { keywords: m.keywords });
+                reasons.push(Reason::Keywords {
+                    keywords: m.keywords,
+                });
             }
-            FiredRule { name: m.name, reasons }
+            FiredRule {
+                name: m.name,
+                reasons,
+            }
         })
         .collect();
-    Explanation { event: Event::Prompt, rules, errors: Vec::new() }
+    Explanation {
+        event: Event::Prompt,
+        rules,
+        errors: Vec::new(),
+    }
 }
 
 /// The rules edited paths select: paths in the order given, each path's
@@ -71,10 +80,21 @@ pub fn explain_paths<S: AsRef<str>>(index: &RuleIndex, paths: &[S]) -> Explanati
         .into_iter()
         .map(|m| FiredRule {
             name: m.name,
-            reasons: m.hits.into_iter().map(|hit| Reason::Glob { glob: hit.glob, path: hit.path }).collect(),
+            reasons: m
+                .hits
+                .into_iter()
+                .map(|hit| Reason::Glob {
+                    glob: hit.glob,
+                    path: hit.path,
+                })
+                .collect(),
         })
         .collect();
-    Explanation { event: Event::Edit, rules, errors: matches.errors }
+    Explanation {
+        event: Event::Edit,
+        rules,
+        errors: matches.errors,
+    }
 }
 
 #[cfg(test)]
@@ -85,7 +105,11 @@ mod tests {
     #[test]
     fn reasons_serialise_as_the_cli_promises() {
         let rules = vec![
-            Rule::parse("a.mdc", "/p/a.mdc", "---\nalwaysApply: true\npromptAnyOf: widget\nglobs: src/**\n---\n"),
+            Rule::parse(
+                "a.mdc",
+                "/p/a.mdc",
+                "---\nalwaysApply: true\npromptAnyOf: widget\nglobs: src/**\n---\n",
+            ),
             Rule::parse("b.mdc", "/p/b.mdc", "---\nglobs: *.ts\n---\n"),
         ];
         let index = RuleIndex::build(&rules);

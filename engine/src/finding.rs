@@ -26,11 +26,21 @@ pub struct Finding {
 
 impl Finding {
     pub fn error(place: Place, message: impl Into<String>) -> Self {
-        Finding { severity: Severity::Error, place, message: message.into(), hint: None }
+        Finding {
+            severity: Severity::Error,
+            place,
+            message: message.into(),
+            hint: None,
+        }
     }
 
     pub fn warning(place: Place, message: impl Into<String>) -> Self {
-        Finding { severity: Severity::Warning, place, message: message.into(), hint: None }
+        Finding {
+            severity: Severity::Warning,
+            place,
+            message: message.into(),
+            hint: None,
+        }
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {

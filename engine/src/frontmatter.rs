@@ -53,7 +53,8 @@ pub struct Document {
 }
 
 fn is_fence_line(line: &str) -> bool {
-    line.strip_prefix("---").is_some_and(|rest| rest.chars().all(|c| c == ' ' || c == '\t'))
+    line.strip_prefix("---")
+        .is_some_and(|rest| rest.chars().all(|c| c == ' ' || c == '\t'))
 }
 
 /// A line's text without its LF or CRLF ending.
@@ -76,8 +77,18 @@ pub fn parse(text: &str) -> Document {
     let had_bom = text.starts_with('\u{feff}');
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let raw_lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let opens = raw_lines.first().is_some_and(|first| first.ends_with('\n') && is_fence_line(content(first)));
-    let close = if opens { raw_lines.iter().skip(1).position(|line| is_fence_line(content(line))).map(|i| i + 1) } else { None };
+    let opens = raw_lines
+        .first()
+        .is_some_and(|first| first.ends_with('\n') && is_fence_line(content(first)));
+    let close = if opens {
+        raw_lines
+            .iter()
+            .skip(1)
+            .position(|line| is_fence_line(content(line)))
+            .map(|i| i + 1)
+    } else {
+        None
+    };
     let Some(close) = close else {
         return Document {
             frontmatter: None,
@@ -87,7 +98,10 @@ pub fn parse(text: &str) -> Document {
             had_bom,
         };
     };
-    let block: Vec<&str> = raw_lines[1..close].iter().map(|line| content(line)).collect();
+    let block: Vec<&str> = raw_lines[1..close]
+        .iter()
+        .map(|line| content(line))
+        .collect();
     let after: usize = raw_lines[..=close].iter().map(|line| line.len()).sum();
     Document {
         frontmatter: Some(parse_block(&block, 2)),
@@ -106,13 +120,20 @@ fn body_line(text: &str, start: usize) -> usize {
 
 /// `key: value`, the key starting at column 0 with an ASCII letter.
 fn key_line(line: &str) -> Option<(&str, &str)> {
-    let key_len = line.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-')).unwrap_or(line.len());
+    let key_len = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(line.len());
     let key = &line[..key_len];
     if !key.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return None;
     }
     let value = line[key_len..].strip_prefix(':')?;
-    Some((key, value.trim_start_matches([' ', '\t']).trim_end_matches([' ', '\t'])))
+    Some((
+        key,
+        value
+            .trim_start_matches([' ', '\t'])
+            .trim_end_matches([' ', '\t']),
+    ))
 }
 
 fn is_list_item(line: &str) -> bool {
@@ -127,17 +148,29 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
         let line_no = first_line + i;
         let Some((key, value)) = key_line(lines[i]) else {
             if !lines[i].trim().is_empty() {
-                fm.ignored.push(IgnoredLine { line: line_no, text: lines[i].to_string() });
+                fm.ignored.push(IgnoredLine {
+                    line: line_no,
+                    text: lines[i].to_string(),
+                });
             }
             i += 1;
             continue;
         };
-        let items = lines[i + 1..].iter().take_while(|line| is_list_item(line)).count();
+        let items = lines[i + 1..]
+            .iter()
+            .take_while(|line| is_list_item(line))
+            .count();
         let value = if value.is_empty() && items > 0 {
-            let snippet: String = lines[i + 1..=i + items].iter().map(|l| format!("{l}\n")).collect();
+            let snippet: String = lines[i + 1..=i + items]
+                .iter()
+                .map(|l| format!("{l}\n"))
+                .collect();
             i += items;
             yaml_sequence(&snippet).unwrap_or_else(|e| {
-                fm.list_errors.push(IgnoredLine { line: line_no, text: e });
+                fm.list_errors.push(IgnoredLine {
+                    line: line_no,
+                    text: e,
+                });
                 FieldValue::Text(String::new())
             })
         } else if value.starts_with('[') && value.ends_with(']') {
@@ -145,7 +178,11 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
         } else {
             FieldValue::Text(value.to_string())
         };
-        fm.fields.push(Field { key: key.to_string(), value, line: line_no });
+        fm.fields.push(Field {
+            key: key.to_string(),
+            value,
+            line: line_no,
+        });
         i += 1;
     }
     fm
@@ -155,7 +192,9 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
 fn yaml_sequence(text: &str) -> Result<FieldValue, String> {
     use yaml_serde::Value;
     let value: Value = yaml_serde::from_str(text).map_err(|e| e.to_string())?;
-    let Value::Sequence(items) = value else { return Err("not a sequence".to_string()) };
+    let Value::Sequence(items) = value else {
+        return Err("not a sequence".to_string());
+    };
     items
         .into_iter()
         .map(|item| match item {
@@ -178,7 +217,9 @@ impl Frontmatter {
     /// A list field's items: a text value split at every comma, or a YAML
     /// sequence's items; each trimmed, empties dropped.
     pub fn list(&self, key: &str) -> Vec<String> {
-        self.get(key).map(|field| field.value.items()).unwrap_or_default()
+        self.get(key)
+            .map(|field| field.value.items())
+            .unwrap_or_default()
     }
 
     /// The raw text of a field; `None` for absent fields and sequences.
@@ -196,7 +237,11 @@ impl FieldValue {
             FieldValue::Text(text) => text.split(',').collect(),
             FieldValue::List(items) => items.iter().map(String::as_str).collect(),
         };
-        raw.into_iter().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+        raw.into_iter()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
     }
 }
 
@@ -207,13 +252,21 @@ mod tests {
     const CASE_14: &str = "---\ndescription: UI rules: components and styling\nglobs: apps/**/ui/**/*.clj, **/*.cljs\nalwaysApply: false\npromptAnyOf: Widget, HTMX\npromptRequires: UI\ncustom: kept\n---\n\n# UI\n\nBody.\n";
 
     fn text(doc: &Document, key: &str) -> String {
-        doc.frontmatter.as_ref().unwrap().text(key).unwrap().to_string()
+        doc.frontmatter
+            .as_ref()
+            .unwrap()
+            .text(key)
+            .unwrap()
+            .to_string()
     }
 
     #[test]
     fn reference_case_14_fields_and_body() {
         let doc = parse(CASE_14);
-        assert_eq!(text(&doc, "description"), "UI rules: components and styling");
+        assert_eq!(
+            text(&doc, "description"),
+            "UI rules: components and styling"
+        );
         assert_eq!(text(&doc, "globs"), "apps/**/ui/**/*.clj, **/*.cljs");
         assert_eq!(text(&doc, "alwaysApply"), "false");
         assert_eq!(text(&doc, "promptAnyOf"), "Widget, HTMX");
@@ -258,7 +311,9 @@ mod tests {
         let fm = doc.frontmatter.unwrap();
         assert_eq!(fm.text("repeat"), Some("two"));
         assert_eq!(fm.text("x_y-z"), Some("a:b: c"));
-        assert!(fm.get("indented").is_none() && fm.get("key").is_none() && fm.get("1bad").is_none());
+        assert!(
+            fm.get("indented").is_none() && fm.get("key").is_none() && fm.get("1bad").is_none()
+        );
         let ignored: Vec<usize> = fm.ignored.iter().map(|l| l.line).collect();
         assert_eq!(ignored, vec![2, 3, 4, 5]);
     }
@@ -266,11 +321,26 @@ mod tests {
     #[test]
     fn comma_lists_and_yaml_sequences() {
         let fm = |text: &str| parse(text).frontmatter.unwrap();
-        assert_eq!(fm("---\nglobs:  , \n---\n").list("globs"), Vec::<String>::new());
-        assert_eq!(fm("---\nglobs: src/{a,b}.clj\n---\n").list("globs"), vec!["src/{a", "b}.clj"]);
-        assert_eq!(fm("---\nglobs: [\"a/**\", 'b/*.ts']\n---\n").list("globs"), vec!["a/**", "b/*.ts"]);
-        assert_eq!(fm("---\nglobs: [src/{a,b}.ts]\n---\n").list("globs"), vec!["[src/{a", "b}.ts]"]);
-        assert_eq!(fm("---\nglobs: [\"src/{a,b}.ts\"]\n---\n").list("globs"), vec!["src/{a,b}.ts"]);
+        assert_eq!(
+            fm("---\nglobs:  , \n---\n").list("globs"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            fm("---\nglobs: src/{a,b}.clj\n---\n").list("globs"),
+            vec!["src/{a", "b}.clj"]
+        );
+        assert_eq!(
+            fm("---\nglobs: [\"a/**\", 'b/*.ts']\n---\n").list("globs"),
+            vec!["a/**", "b/*.ts"]
+        );
+        assert_eq!(
+            fm("---\nglobs: [src/{a,b}.ts]\n---\n").list("globs"),
+            vec!["[src/{a", "b}.ts]"]
+        );
+        assert_eq!(
+            fm("---\nglobs: [\"src/{a,b}.ts\"]\n---\n").list("globs"),
+            vec!["src/{a,b}.ts"]
+        );
         let block = fm("---\nglobs:\n  - \"src/**\"\n  - '*.md'\nalwaysApply: true\n---\n");
         assert_eq!(block.list("globs"), vec!["src/**", "*.md"]);
         assert_eq!(block.text("alwaysApply"), Some("true"));

@@ -87,10 +87,21 @@ impl MemoryFs {
         self.add_file_with_time(path, content, 0)
     }
 
-    pub fn add_file_with_time(&mut self, path: &str, content: impl AsRef<[u8]>, modified_ms: i64) -> &mut Self {
+    pub fn add_file_with_time(
+        &mut self,
+        path: &str,
+        content: impl AsRef<[u8]>,
+        modified_ms: i64,
+    ) -> &mut Self {
         let path = paths::normalize_lexically(path);
         self.add_parents(&path);
-        self.nodes.insert(path, Node::File { bytes: content.as_ref().to_vec(), modified_ms });
+        self.nodes.insert(
+            path,
+            Node::File {
+                bytes: content.as_ref().to_vec(),
+                modified_ms,
+            },
+        );
         self
     }
 
@@ -113,7 +124,8 @@ impl MemoryFs {
     pub fn remove(&mut self, path: &str) -> &mut Self {
         let path = paths::normalize_lexically(path);
         let prefix = format!("{path}/");
-        self.nodes.retain(|key, _| key != &path && !key.starts_with(&prefix));
+        self.nodes
+            .retain(|key, _| key != &path && !key.starts_with(&prefix));
         self
     }
 
@@ -138,16 +150,27 @@ impl MemoryFs {
                 Some(Node::Link(target)) => {
                     hops += 1;
                     if hops > MAX_LINK_HOPS {
-                        return Err(io::Error::other(format!("too many levels of symbolic links: {path}")));
+                        return Err(io::Error::other(format!(
+                            "too many levels of symbolic links: {path}"
+                        )));
                     }
-                    let target = if paths::is_absolute(target) { target.clone() } else { paths::join(&resolved, target) };
+                    let target = if paths::is_absolute(target) {
+                        target.clone()
+                    } else {
+                        paths::join(&resolved, target)
+                    };
                     let mut more = segments(&paths::normalize_lexically(&target));
                     more.reverse();
                     resolved = "/".to_string();
                     pending.extend(more);
                 }
                 Some(_) => resolved = candidate,
-                None => return Err(io::Error::new(io::ErrorKind::NotFound, format!("no such file or directory: {path}"))),
+                None => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::NotFound,
+                        format!("no such file or directory: {path}"),
+                    ))
+                }
             }
         }
         Ok(resolved)
@@ -163,7 +186,10 @@ fn absolute(path: &str) -> String {
 }
 
 fn segments(path: &str) -> Vec<String> {
-    path.split('/').filter(|s| !s.is_empty()).map(str::to_string).collect()
+    path.split('/')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 impl FileSource for MemoryFs {
@@ -179,7 +205,11 @@ impl FileSource for MemoryFs {
         if !matches!(self.nodes.get(&real), Some(Node::Dir)) {
             return Err(io::Error::other(format!("not a directory: {dir}")));
         }
-        let prefix = if real == "/" { real.clone() } else { format!("{real}/") };
+        let prefix = if real == "/" {
+            real.clone()
+        } else {
+            format!("{real}/")
+        };
         Ok(self
             .nodes
             .range(prefix.clone()..)
@@ -194,11 +224,21 @@ impl FileSource for MemoryFs {
     fn stat(&self, path: &str) -> io::Result<Metadata> {
         let real = self.resolve(path)?;
         Ok(match self.nodes.get(&real) {
-            Some(Node::File { bytes, modified_ms }) => {
-                Metadata { kind: Kind::File, len: bytes.len() as u64, modified_ms: Some(*modified_ms) }
-            }
-            Some(Node::Dir) => Metadata { kind: Kind::Dir, len: 0, modified_ms: None },
-            _ => Metadata { kind: Kind::Other, len: 0, modified_ms: None },
+            Some(Node::File { bytes, modified_ms }) => Metadata {
+                kind: Kind::File,
+                len: bytes.len() as u64,
+                modified_ms: Some(*modified_ms),
+            },
+            Some(Node::Dir) => Metadata {
+                kind: Kind::Dir,
+                len: 0,
+                modified_ms: None,
+            },
+            _ => Metadata {
+                kind: Kind::Other,
+                len: 0,
+                modified_ms: None,
+            },
         })
     }
 

@@ -26,7 +26,17 @@ pub fn translate(glob: &str, braces: bool) -> String {
     while segments.len() > 1 && segments.last() == Some(&"") {
         segments.pop();
     }
-    segments.iter().map(|s| if *s == "**" { "**".to_string() } else { segment(s, braces) }).collect::<Vec<_>>().join("/")
+    segments
+        .iter()
+        .map(|s| {
+            if *s == "**" {
+                "**".to_string()
+            } else {
+                segment(s, braces)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// One path segment: a run of stars is one `*` (it never crosses `/`),
@@ -92,7 +102,10 @@ pub fn compile(glob: &str, braces: bool) -> Result<Glob, Error> {
 /// Whether one glob matches one path, both as written (normalised here).
 /// An empty glob or path matches nothing and is never an error.
 pub fn matches(glob: &str, path: &str) -> Result<bool, Error> {
-    let (glob, path) = (crate::paths::normalize_for_match(glob), crate::paths::normalize_for_match(path));
+    let (glob, path) = (
+        crate::paths::normalize_for_match(glob),
+        crate::paths::normalize_for_match(path),
+    );
     if glob.is_empty() || path.is_empty() {
         return Ok(false);
     }
@@ -109,7 +122,11 @@ mod tests {
 
     #[test]
     fn reference_cases_27_to_33() {
-        assert!(is("*.clj", "deep/dir/file.clj") && is("*.clj", "file.clj") && !is("*.clj", "file.cljs"));
+        assert!(
+            is("*.clj", "deep/dir/file.clj")
+                && is("*.clj", "file.clj")
+                && !is("*.clj", "file.cljs")
+        );
         assert!(is("apps/**/ui/**/*.clj", "apps/x/src/x/ui/a.clj"));
         assert!(is("apps/**/ui/**/*.clj", "apps/ui/a.clj"));
         assert!(!is("apps/**/ui/**/*.clj", "other/apps/x/ui/a.clj"));
@@ -127,8 +144,14 @@ mod tests {
 
     #[test]
     fn invalid_globs_name_themselves() {
-        assert_eq!(matches("src/[a", "src/a.clj").unwrap_err().message, "Invalid rule glob: src/[a");
-        assert_eq!(matches("./src/[a", "x").unwrap_err().message, "Invalid rule glob: src/[a");
+        assert_eq!(
+            matches("src/[a", "src/a.clj").unwrap_err().message,
+            "Invalid rule glob: src/[a"
+        );
+        assert_eq!(
+            matches("./src/[a", "x").unwrap_err().message,
+            "Invalid rule glob: src/[a"
+        );
         assert!(matches("src/[z-a].clj", "x").is_err());
         assert!(matches("src/[].clj", "x").is_err());
         assert!(matches("src/[^a", "x").is_err());
@@ -139,15 +162,26 @@ mod tests {
         // Braces are literal in a comma line, so a split brace glob matches nothing.
         assert!(!is("src/{a", "src/a.clj") && !is("b}.clj", "src/a.clj"));
         assert!(is("src/{a}.clj", "src/{a}.clj"));
-        assert!(compile("src/*.{ts,tsx}", true).unwrap().compile_matcher().is_match("src/a.tsx"));
+        assert!(compile("src/*.{ts,tsx}", true)
+            .unwrap()
+            .compile_matcher()
+            .is_match("src/a.tsx"));
         // No negation; `!` is literal.
         assert!(!is("!src/**", "src/a.clj") && is("!src/**", "!src/a.clj"));
         // `**` inside a segment never crosses `/`; an unrooted `**` matches any name.
         assert!(is("src/**.clj", "src/a.clj") && !is("src/**.clj", "src/a/b.clj"));
         assert!(is("**", "a/b/c"));
         // Classes work; a leading `^` or `!` is literal, not a negation.
-        assert!(is("src/[ab].clj", "src/b.clj") && is("src/[a-c].clj", "src/c.clj") && !is("src/[ab].clj", "src/c.clj"));
-        assert!(is("src/[^a].clj", "src/a.clj") && is("src/[^a].clj", "src/^.clj") && !is("src/[^a].clj", "src/b.clj"));
+        assert!(
+            is("src/[ab].clj", "src/b.clj")
+                && is("src/[a-c].clj", "src/c.clj")
+                && !is("src/[ab].clj", "src/c.clj")
+        );
+        assert!(
+            is("src/[^a].clj", "src/a.clj")
+                && is("src/[^a].clj", "src/^.clj")
+                && !is("src/[^a].clj", "src/b.clj")
+        );
         // Case-sensitive; dot files are ordinary names.
         assert!(!is("*.CLJ", "a.clj") && is("src/*.clj", "src/.clj"));
         // A trailing slash is dropped: `db/` matches only `db`.

@@ -70,7 +70,10 @@ impl RuleIndex {
     /// the build; they are reported when a path reaches them.
     pub fn build(rules: &[Rule]) -> RuleIndex {
         let keywords = KeywordMatcher::new(
-            rules.iter().filter_map(|r| r.trigger.as_ref()).flat_map(|t| t.any_of.iter().chain(&t.requires)),
+            rules
+                .iter()
+                .filter_map(|r| r.trigger.as_ref())
+                .flat_map(|t| t.any_of.iter().chain(&t.requires)),
         );
         let mut builder = GlobSetBuilder::new();
         let mut owners = Vec::new();
@@ -84,18 +87,27 @@ impl RuleIndex {
                         owners.push((index, position));
                     }
                     Err(e) if first_invalid.is_none() => {
-                        first_invalid = Some((position, e.or_at(Place::line(&rule.path, spec.line))));
+                        first_invalid =
+                            Some((position, e.or_at(Place::line(&rule.path, spec.line))));
                     }
                     Err(_) => {}
                 }
             }
-            let ids = |terms: &[String]| terms.iter().filter_map(|t| keywords.id(t)).collect::<Vec<_>>();
+            let ids = |terms: &[String]| {
+                terms
+                    .iter()
+                    .filter_map(|t| keywords.id(t))
+                    .collect::<Vec<_>>()
+            };
             entries.push(Entry {
                 name: rule.name.clone(),
                 path: rule.path.clone(),
                 always_apply: rule.always_apply,
                 globs: rule.globs.clone(),
-                trigger: rule.trigger.as_ref().map(|t| (ids(&t.any_of), ids(&t.requires))),
+                trigger: rule
+                    .trigger
+                    .as_ref()
+                    .map(|t| (ids(&t.any_of), ids(&t.requires))),
                 first_invalid,
             });
         }
@@ -103,12 +115,20 @@ impl RuleIndex {
         // then every glob rule reports it rather than matching nothing.
         let globs = builder.build().unwrap_or_else(|e| {
             for entry in entries.iter_mut().filter(|e| !e.globs.is_empty()) {
-                let error = Error::at(Place::file(&entry.path), format!("The rule globs could not be compiled together: {e}"));
+                let error = Error::at(
+                    Place::file(&entry.path),
+                    format!("The rule globs could not be compiled together: {e}"),
+                );
                 entry.first_invalid = Some((0, error));
             }
             GlobSet::empty()
         });
-        RuleIndex { entries, globs, owners, keywords }
+        RuleIndex {
+            entries,
+            globs,
+            owners,
+            keywords,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -127,13 +147,25 @@ impl RuleIndex {
             .iter()
             .filter_map(|entry| {
                 let keywords = match &entry.trigger {
-                    Some((any_of, requires)) if requires.iter().all(|id| found[*id]) && any_of.iter().any(|id| found[*id]) => {
-                        any_of.iter().chain(requires).filter(|id| found[**id]).map(term).collect()
+                    Some((any_of, requires))
+                        if requires.iter().all(|id| found[*id])
+                            && any_of.iter().any(|id| found[*id]) =>
+                    {
+                        any_of
+                            .iter()
+                            .chain(requires)
+                            .filter(|id| found[**id])
+                            .map(term)
+                            .collect()
                     }
                     _ if entry.always_apply => Vec::new(),
                     _ => return None,
                 };
-                Some(PromptMatch { name: entry.name.clone(), always_apply: entry.always_apply, keywords })
+                Some(PromptMatch {
+                    name: entry.name.clone(),
+                    always_apply: entry.always_apply,
+                    keywords,
+                })
             })
             .collect()
     }
@@ -171,12 +203,18 @@ impl RuleIndex {
                     }
                 }
                 let Some(position) = matched else { continue };
-                let hit = GlobHit { glob: entry.globs[position].pattern.clone(), path: path.clone() };
+                let hit = GlobHit {
+                    glob: entry.globs[position].pattern.clone(),
+                    path: path.clone(),
+                };
                 match slot[index] {
                     Some(at) => result.rules[at].hits.push(hit),
                     None => {
                         slot[index] = Some(result.rules.len());
-                        result.rules.push(PathMatch { name: entry.name.clone(), hits: vec![hit] });
+                        result.rules.push(PathMatch {
+                            name: entry.name.clone(),
+                            hits: vec![hit],
+                        });
                     }
                 }
             }
@@ -186,7 +224,9 @@ impl RuleIndex {
 
     /// The invalid globs of every rule, found when the index was built.
     pub fn invalid_globs(&self) -> impl Iterator<Item = &Error> {
-        self.entries.iter().filter_map(|e| e.first_invalid.as_ref().map(|(_, error)| error))
+        self.entries
+            .iter()
+            .filter_map(|e| e.first_invalid.as_ref().map(|(_, error)| error))
     }
 }
 
@@ -195,7 +235,10 @@ mod tests {
     use super::*;
 
     fn rules(specs: &[(&str, &str)]) -> Vec<Rule> {
-        let mut rules: Vec<Rule> = specs.iter().map(|(name, text)| Rule::parse(name, &format!("/p/{name}"), text)).collect();
+        let mut rules: Vec<Rule> = specs
+            .iter()
+            .map(|(name, text)| Rule::parse(name, &format!("/p/{name}"), text))
+            .collect();
         rules.sort_by(|a, b| crate::source::java_order(&a.name, &b.name));
         rules
     }
@@ -204,17 +247,29 @@ mod tests {
         rules(&[
             ("ui.mdc", "---\nglobs: apps/**/ui/**/*.clj\n---\n# UI"),
             ("base.mdc", "---\nalwaysApply: true\n---\n# Base"),
-            ("tasks/testing.mdc", "---\nglobs: **/test/**/*.clj\npromptAnyOf: deftest\n---\n# Nested Testing"),
+            (
+                "tasks/testing.mdc",
+                "---\nglobs: **/test/**/*.clj\npromptAnyOf: deftest\n---\n# Nested Testing",
+            ),
             ("plain.mdc", "# Plain"),
         ])
     }
 
     fn prompt_names(index: &RuleIndex, prompt: &str) -> Vec<(String, bool, Vec<String>)> {
-        index.match_prompt(prompt).into_iter().map(|m| (m.name, m.always_apply, m.keywords)).collect()
+        index
+            .match_prompt(prompt)
+            .into_iter()
+            .map(|m| (m.name, m.always_apply, m.keywords))
+            .collect()
     }
 
     fn path_names(index: &RuleIndex, paths: &[&str]) -> Vec<String> {
-        index.match_paths(paths).rules.into_iter().map(|m| m.name).collect()
+        index
+            .match_paths(paths)
+            .rules
+            .into_iter()
+            .map(|m| m.name)
+            .collect()
     }
 
     #[test]
@@ -222,10 +277,19 @@ mod tests {
         let index = RuleIndex::build(&case_23());
         assert_eq!(
             prompt_names(&index, "fix the DEFTEST"),
-            vec![("base.mdc".into(), true, vec![]), ("tasks/testing.mdc".into(), false, vec!["deftest".into()])]
+            vec![
+                ("base.mdc".into(), true, vec![]),
+                ("tasks/testing.mdc".into(), false, vec!["deftest".into()])
+            ]
         );
-        assert_eq!(prompt_names(&index, "hello"), vec![("base.mdc".into(), true, vec![])]);
-        assert_eq!(prompt_names(&index, ""), vec![("base.mdc".into(), true, vec![])]);
+        assert_eq!(
+            prompt_names(&index, "hello"),
+            vec![("base.mdc".into(), true, vec![])]
+        );
+        assert_eq!(
+            prompt_names(&index, ""),
+            vec![("base.mdc".into(), true, vec![])]
+        );
     }
 
     #[test]
@@ -240,25 +304,41 @@ mod tests {
             prompt_names(&index, "Update the SERVICE authorization deftest"),
             vec![
                 ("base.mdc".into(), true, vec![]),
-                ("service.mdc".into(), false, vec!["authorization".into(), "service".into()]),
+                (
+                    "service.mdc".into(),
+                    false,
+                    vec!["authorization".into(), "service".into()]
+                ),
                 ("tasks/testing.mdc".into(), false, vec!["deftest".into()]),
             ]
         );
         assert_eq!(prompt_names(&index, "Update authorization").len(), 1);
         assert_eq!(prompt_names(&index, "Rename mydeftesthelper").len(), 1);
-        assert_eq!(prompt_names(&index, "is it a match?")[1].2, vec!["match?".to_string()]);
+        assert_eq!(
+            prompt_names(&index, "is it a match?")[1].2,
+            vec!["match?".to_string()]
+        );
     }
 
     #[test]
     fn an_always_on_keyword_rule_reports_both() {
-        let index = RuleIndex::build(&rules(&[("w.mdc", "---\nalwaysApply: true\npromptAnyOf: widget\n---\n")]));
-        assert_eq!(prompt_names(&index, "a widget"), vec![("w.mdc".into(), true, vec!["widget".into()])]);
+        let index = RuleIndex::build(&rules(&[(
+            "w.mdc",
+            "---\nalwaysApply: true\npromptAnyOf: widget\n---\n",
+        )]));
+        assert_eq!(
+            prompt_names(&index, "a widget"),
+            vec![("w.mdc".into(), true, vec!["widget".into()])]
+        );
     }
 
     #[test]
     fn reference_case_35_paths() {
         let index = RuleIndex::build(&case_23());
-        assert_eq!(path_names(&index, &["apps/x/test/x/ui/a_test.clj"]), vec!["tasks/testing.mdc", "ui.mdc"]);
+        assert_eq!(
+            path_names(&index, &["apps/x/test/x/ui/a_test.clj"]),
+            vec!["tasks/testing.mdc", "ui.mdc"]
+        );
         assert!(path_names(&index, &["README.md"]).is_empty());
         assert!(path_names(&index, &[""]).is_empty());
     }
@@ -276,8 +356,14 @@ mod tests {
         assert_eq!(
             matches.rules[0].hits,
             vec![
-                GlobHit { glob: "old/**".into(), path: "old/a.clj".into() },
-                GlobHit { glob: "new/**".into(), path: "new/a.clj".into() }
+                GlobHit {
+                    glob: "old/**".into(),
+                    path: "old/a.clj".into()
+                },
+                GlobHit {
+                    glob: "new/**".into(),
+                    path: "new/a.clj".into()
+                }
             ]
         );
     }
@@ -296,7 +382,14 @@ mod tests {
         assert_eq!(reached.errors.len(), 1);
         assert_eq!(reached.errors[0].message, "Invalid rule glob: src/[a");
         assert_eq!(reached.errors[0].place, Some(Place::line("/p/bad.mdc", 2)));
-        assert_eq!(reached.rules.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), vec!["good.mdc"]);
+        assert_eq!(
+            reached
+                .rules
+                .iter()
+                .map(|m| m.name.as_str())
+                .collect::<Vec<_>>(),
+            vec!["good.mdc"]
+        );
         assert_eq!(index.invalid_globs().count(), 1);
         // Prompts never touch globs.
         assert!(index.match_prompt("anything").is_empty());

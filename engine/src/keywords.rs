@@ -9,7 +9,10 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 /// True for a term made only of `[a-z0-9]`.
 pub fn is_word_term(term: &str) -> bool {
-    !term.is_empty() && term.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    !term.is_empty()
+        && term
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 /// A set of distinct lower-case terms, compiled once.
@@ -50,7 +53,11 @@ impl KeywordMatcher {
                 .expect("an automaton over non-empty literal terms always builds")
         });
         let word = distinct.iter().map(|t| is_word_term(t)).collect();
-        KeywordMatcher { terms: distinct, word, automaton }
+        KeywordMatcher {
+            terms: distinct,
+            word,
+            automaton,
+        }
     }
 
     /// The id of a term, for reading [`KeywordMatcher::scan`]'s answer.
@@ -74,17 +81,25 @@ impl KeywordMatcher {
     /// Which terms occur in the prompt, indexed by term id.
     pub fn scan(&self, prompt: &str) -> Vec<bool> {
         let mut found = vec![false; self.terms.len()];
-        let Some(automaton) = &self.automaton else { return found };
+        let Some(automaton) = &self.automaton else {
+            return found;
+        };
         let lowered = prompt.to_lowercase();
         let bytes = lowered.as_bytes();
-        let is_word_byte = |i: usize| bytes.get(i).is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+        let is_word_byte = |i: usize| {
+            bytes
+                .get(i)
+                .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        };
         let mut remaining = self.terms.len();
         for hit in automaton.find_overlapping_iter(&lowered) {
             let id = hit.pattern().as_usize();
             if found[id] {
                 continue;
             }
-            let bounded = !self.word[id] || (!(hit.start() > 0 && is_word_byte(hit.start() - 1)) && !is_word_byte(hit.end()));
+            let bounded = !self.word[id]
+                || (!(hit.start() > 0 && is_word_byte(hit.start() - 1))
+                    && !is_word_byte(hit.end()));
             if bounded {
                 found[id] = true;
                 remaining -= 1;
@@ -112,7 +127,10 @@ mod tests {
         assert!(hits("deftest", "deftest-helper"));
         assert!(hits("deftest", "deftest_x"));
         assert!(hits("deftest", "(deftest)"));
-        assert!(hits("deftest", "édeftestü"), "non-ASCII letters are boundaries");
+        assert!(
+            hits("deftest", "édeftestü"),
+            "non-ASCII letters are boundaries"
+        );
         assert!(!hits("deftest", "mydeftesthelper"));
         assert!(!hits("deftest", "deftests"));
         assert!(!hits("deftest", "deftest2"));
@@ -141,7 +159,9 @@ mod tests {
 
     #[test]
     fn empty_matcher_and_prompt() {
-        assert!(KeywordMatcher::new(Vec::<String>::new()).scan("anything").is_empty());
+        assert!(KeywordMatcher::new(Vec::<String>::new())
+            .scan("anything")
+            .is_empty());
         assert_eq!(KeywordMatcher::new(["a"]).scan(""), vec![false]);
     }
 }

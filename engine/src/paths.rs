@@ -14,7 +14,10 @@
 pub fn normalize_for_match(path: &str) -> String {
     let slashed = path.replace('\\', "/");
     let without_dot = slashed.strip_prefix("./").unwrap_or(&slashed);
-    without_dot.strip_prefix('/').unwrap_or(without_dot).to_string()
+    without_dot
+        .strip_prefix('/')
+        .unwrap_or(without_dot)
+        .to_string()
 }
 
 pub fn is_absolute(path: &str) -> bool {
@@ -107,7 +110,11 @@ pub fn strip_base<'a>(path: &'a str, base: &str) -> Option<&'a str> {
 pub fn relative_path(from: &str, to: &str) -> String {
     let from_parts: Vec<&str> = from.split('/').filter(|s| !s.is_empty()).collect();
     let to_parts: Vec<&str> = to.split('/').filter(|s| !s.is_empty()).collect();
-    let common = from_parts.iter().zip(&to_parts).take_while(|(a, b)| a == b).count();
+    let common = from_parts
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
     let mut parts: Vec<&str> = vec![".."; from_parts.len() - common];
     parts.extend(&to_parts[common..]);
     if parts.is_empty() {

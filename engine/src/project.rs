@@ -28,7 +28,13 @@ impl Project {
         let source = config.rules_source(root)?;
         let rules = RuleSet::load(fs, &source)?;
         let index = RuleIndex::build(&rules.rules);
-        Ok(Project { root: root.to_string(), config, source, rules, index })
+        Ok(Project {
+            root: root.to_string(),
+            config,
+            source,
+            rules,
+            index,
+        })
     }
 }
 
@@ -54,7 +60,9 @@ fn marks_project(fs: &dyn FileSource, dir: &str) -> bool {
 /// root that holds `rule-fairy.edn` or `.cursor/rules`; else the checkout
 /// root; outside git, `cwd` itself. `cwd` is absolute and normalised.
 pub fn discover_root(fs: &dyn FileSource, cwd: &str) -> String {
-    let Some(checkout) = checkout_root(fs, cwd) else { return cwd.to_string() };
+    let Some(checkout) = checkout_root(fs, cwd) else {
+        return cwd.to_string();
+    };
     let mut current = Some(cwd);
     while let Some(dir) = current {
         if marks_project(fs, dir) {
@@ -73,9 +81,11 @@ pub fn discover_root(fs: &dyn FileSource, cwd: &str) -> String {
 /// position in its checkout. `file` and `project` are absolute, normalised,
 /// and resolved the way the caller's host resolves them.
 pub fn project_relative_path(fs: &dyn FileSource, project: &str, file: &str) -> String {
-    let project_prefix =
-        checkout_root(fs, project).and_then(|checkout| paths::strip_base(project, &checkout).map(str::to_string));
-    let file_root = paths::parent(file).and_then(|dir| checkout_root(fs, dir)).unwrap_or_else(|| project.to_string());
+    let project_prefix = checkout_root(fs, project)
+        .and_then(|checkout| paths::strip_base(project, &checkout).map(str::to_string));
+    let file_root = paths::parent(file)
+        .and_then(|dir| checkout_root(fs, dir))
+        .unwrap_or_else(|| project.to_string());
     let relative = paths::relative_path(&file_root, file);
     let relative = match project_prefix.as_deref() {
         Some(prefix) if !prefix.is_empty() => match relative.strip_prefix(prefix) {
@@ -96,7 +106,10 @@ mod tests {
         let mut fs = MemoryFs::new();
         fs.add_dir("/w/repo/.git")
             .add_dir("/w/repo/backend/src")
-            .add_file("/w/repo/.claude/worktrees/w/.git", "gitdir: ../../../.git/worktrees/w")
+            .add_file(
+                "/w/repo/.claude/worktrees/w/.git",
+                "gitdir: ../../../.git/worktrees/w",
+            )
             .add_dir("/w/other/.git")
             .add_dir("/w/plain/src");
         fs
@@ -106,11 +119,29 @@ mod tests {
     fn reference_relativisation_examples() {
         let fs = checkouts();
         let rel = |project: &str, file: &str| project_relative_path(&fs, project, file);
-        assert_eq!(rel("/w/repo", "/w/repo/backend/src/a.clj"), "backend/src/a.clj");
-        assert_eq!(rel("/w/repo/backend", "/w/repo/backend/src/a.clj"), "src/a.clj");
-        assert_eq!(rel("/w/repo", "/w/repo/.claude/worktrees/w/src/c.clj"), "src/c.clj");
-        assert_eq!(rel("/w/repo/backend", "/w/repo/.claude/worktrees/w/backend/src/b.clj"), "src/b.clj");
-        assert_eq!(rel("/w/repo/backend", "/w/repo/frontend/x.js"), "frontend/x.js");
+        assert_eq!(
+            rel("/w/repo", "/w/repo/backend/src/a.clj"),
+            "backend/src/a.clj"
+        );
+        assert_eq!(
+            rel("/w/repo/backend", "/w/repo/backend/src/a.clj"),
+            "src/a.clj"
+        );
+        assert_eq!(
+            rel("/w/repo", "/w/repo/.claude/worktrees/w/src/c.clj"),
+            "src/c.clj"
+        );
+        assert_eq!(
+            rel(
+                "/w/repo/backend",
+                "/w/repo/.claude/worktrees/w/backend/src/b.clj"
+            ),
+            "src/b.clj"
+        );
+        assert_eq!(
+            rel("/w/repo/backend", "/w/repo/frontend/x.js"),
+            "frontend/x.js"
+        );
         assert_eq!(rel("/w/repo", "/w/other/src/d.clj"), "src/d.clj");
         assert_eq!(rel("/w/plain", "/w/plain/src/e.clj"), "src/e.clj");
         assert_eq!(rel("/w/plain", "/w/elsewhere/e.clj"), "../elsewhere/e.clj");
@@ -122,7 +153,10 @@ mod tests {
         assert_eq!(discover_root(&fs, "/w/repo/backend/src"), "/w/repo");
         fs.add_dir("/w/repo/backend/.cursor/rules");
         assert_eq!(discover_root(&fs, "/w/repo/backend/src"), "/w/repo/backend");
-        fs.add_file("/w/repo/tools/rule-fairy.edn", "{:rules {:dirs [\"rules\"]}}");
+        fs.add_file(
+            "/w/repo/tools/rule-fairy.edn",
+            "{:rules {:dirs [\"rules\"]}}",
+        );
         assert_eq!(discover_root(&fs, "/w/repo/tools"), "/w/repo/tools");
         assert_eq!(discover_root(&fs, "/w/plain/src"), "/w/plain/src");
     }
@@ -135,6 +169,9 @@ mod tests {
         assert_eq!(project.rules.names(), vec!["a.mdc"]);
         assert_eq!(project.index.match_paths(&["src/x"]).rules.len(), 1);
         fs.add_file("/p/rule-fairy.edn", "{:rules 1}");
-        assert_eq!(Project::load(&fs, "/p").unwrap_err().message, ":rules in rule-fairy.edn must be a map");
+        assert_eq!(
+            Project::load(&fs, "/p").unwrap_err().message,
+            ":rules in rule-fairy.edn must be a map"
+        );
     }
 }

@@ -82,11 +82,28 @@ impl Rule {
             })
             .filter(|glob| !glob.pattern.is_empty())
             .collect();
-        let always_apply = fm.text("alwaysApply").is_some_and(|v| v.to_lowercase() == "true");
-        let terms = |key: &str| fm.list(key).iter().map(|t| t.to_lowercase()).collect::<Vec<_>>();
+        let always_apply = fm
+            .text("alwaysApply")
+            .is_some_and(|v| v.to_lowercase() == "true");
+        let terms = |key: &str| {
+            fm.list(key)
+                .iter()
+                .map(|t| t.to_lowercase())
+                .collect::<Vec<_>>()
+        };
         let any_of = terms("promptAnyOf");
-        let trigger = (!any_of.is_empty()).then(|| PromptTrigger { any_of, requires: terms("promptRequires") });
-        Rule { name: name.to_string(), path: path.to_string(), document, globs, always_apply, trigger }
+        let trigger = (!any_of.is_empty()).then(|| PromptTrigger {
+            any_of,
+            requires: terms("promptRequires"),
+        });
+        Rule {
+            name: name.to_string(),
+            path: path.to_string(),
+            document,
+            globs,
+            always_apply,
+            trigger,
+        }
     }
 
     pub fn frontmatter(&self) -> Option<&Frontmatter> {
@@ -116,18 +133,36 @@ mod tests {
         assert_eq!(patterns(&case_14), vec!["apps/**/ui/**/*.clj", "**/*.cljs"]);
         assert_eq!(
             case_14.trigger,
-            Some(PromptTrigger { any_of: vec!["widget".into(), "htmx".into()], requires: vec!["ui".into()] })
+            Some(PromptTrigger {
+                any_of: vec!["widget".into(), "htmx".into()],
+                requires: vec!["ui".into()]
+            })
         );
         assert!(patterns(&rule("# none")).is_empty());
         assert!(patterns(&rule("---\nglobs:  , \n---\n")).is_empty());
-        for (value, expected) in [("true", true), ("True", true), ("TRUE", true), ("yes", false), ("1", false), ("\"true\"", false), ("false", false)] {
-            assert_eq!(rule(&format!("---\nalwaysApply: {value}\n---\n")).always_apply, expected, "{value}");
+        for (value, expected) in [
+            ("true", true),
+            ("True", true),
+            ("TRUE", true),
+            ("yes", false),
+            ("1", false),
+            ("\"true\"", false),
+            ("false", false),
+        ] {
+            assert_eq!(
+                rule(&format!("---\nalwaysApply: {value}\n---\n")).always_apply,
+                expected,
+                "{value}"
+            );
         }
         assert!(!rule("---\n---\n").always_apply);
         assert_eq!(rule("---\npromptRequires: ui\n---\n").trigger, None);
         assert_eq!(
             rule("---\npromptAnyOf: a, ,\n---\n").trigger,
-            Some(PromptTrigger { any_of: vec!["a".into()], requires: vec![] })
+            Some(PromptTrigger {
+                any_of: vec!["a".into()],
+                requires: vec![]
+            })
         );
     }
 
@@ -136,12 +171,16 @@ mod tests {
         let both = rule("---\nglobs: a/**\npaths:\n  - \"src/**/*.{ts,tsx}\"\n---\n");
         assert_eq!(patterns(&both), vec!["a/**", "src/**/*.{ts,tsx}"]);
         assert!(!both.globs[0].from_sequence && both.globs[1].from_sequence);
-        assert_eq!(patterns(&rule("---\nglobs: ['./src/*.ts', '\\win\\*.ts']\n---\n")), vec!["src/*.ts", "win/*.ts"]);
+        assert_eq!(
+            patterns(&rule("---\nglobs: ['./src/*.ts', '\\win\\*.ts']\n---\n")),
+            vec!["src/*.ts", "win/*.ts"]
+        );
     }
 
     #[test]
     fn non_utf8_names_file_and_line() {
-        let err = Rule::from_bytes("bad.mdc", "/p/bad.mdc", b"---\nglobs: a\n---\n\xc3\x28").unwrap_err();
+        let err =
+            Rule::from_bytes("bad.mdc", "/p/bad.mdc", b"---\nglobs: a\n---\n\xc3\x28").unwrap_err();
         assert_eq!(err.place, Some(Place::line("/p/bad.mdc", 4)));
         assert!(err.message.contains("not valid UTF-8"));
     }

@@ -58,23 +58,43 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
         let mut found = Vec::new();
         match fs.stat(dir) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-            Err(e) => listing.findings.push(Finding::error(Place::file(dir), format!("Cannot read the rules directory: {e}"))),
+            Err(e) => listing.findings.push(Finding::error(
+                Place::file(dir),
+                format!("Cannot read the rules directory: {e}"),
+            )),
             Ok(meta) if meta.kind != Kind::Dir => listing.findings.push(
-                Finding::error(Place::file(dir), "The rules directory is not a directory, so no rule in it can be read")
-                    .with_hint("point :rules :dirs in rule-fairy.edn at a directory, or move this file away"),
+                Finding::error(
+                    Place::file(dir),
+                    "The rules directory is not a directory, so no rule in it can be read",
+                )
+                .with_hint(
+                    "point :rules :dirs in rule-fairy.edn at a directory, or move this file away",
+                ),
             ),
             Ok(_) => {
                 let mut ancestors = vec![fs.real_path(dir).unwrap_or_else(|_| dir.clone())];
-                walk(fs, dir, "", &source.extensions, &mut ancestors, &mut found, &mut listing.findings);
+                walk(
+                    fs,
+                    dir,
+                    "",
+                    &source.extensions,
+                    &mut ancestors,
+                    &mut found,
+                    &mut listing.findings,
+                );
             }
         }
         for file in found {
-            homes.entry(file.name.clone()).or_default().push(file.path.clone());
+            homes
+                .entry(file.name.clone())
+                .or_default()
+                .push(file.path.clone());
             listing.files.push(file);
         }
     }
     listing.files.sort_by(|a, b| java_order(&a.name, &b.name));
-    let duplicates: Vec<(&String, &Vec<String>)> = homes.iter().filter(|(_, files)| files.len() > 1).collect();
+    let duplicates: Vec<(&String, &Vec<String>)> =
+        homes.iter().filter(|(_, files)| files.len() > 1).collect();
     if duplicates.is_empty() {
         return (listing, None);
     }
@@ -83,7 +103,10 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
     let second_home = duplicates[0].1[1].clone();
     let error = Error::at(
         Place::file(second_home),
-        format!("Rule names defined in more than one rules directory: {}", names.join(", ")),
+        format!(
+            "Rule names defined in more than one rules directory: {}",
+            names.join(", ")
+        ),
     );
     (listing, Some(error))
 }
@@ -100,14 +123,21 @@ fn walk(
     let mut names = match fs.list(dir) {
         Ok(names) => names,
         Err(e) => {
-            findings.push(Finding::error(Place::file(dir), format!("Cannot list the rules directory: {e}")));
+            findings.push(Finding::error(
+                Place::file(dir),
+                format!("Cannot list the rules directory: {e}"),
+            ));
             return;
         }
     };
     names.sort();
     for name in names {
         let path = paths::join(dir, &name);
-        let rel = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+        let rel = if prefix.is_empty() {
+            name.clone()
+        } else {
+            format!("{prefix}/{name}")
+        };
         match fs.stat(&path) {
             Ok(meta) if meta.kind == Kind::Dir => {
                 let real = fs.real_path(&path).unwrap_or_else(|_| path.clone());
@@ -130,7 +160,10 @@ fn walk(
             Ok(_) => {}
             // A dangling link is not a rule; a link loop is worth saying.
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => findings.push(Finding::warning(Place::file(&path), format!("Skipped: {e}"))),
+            Err(e) => findings.push(Finding::warning(
+                Place::file(&path),
+                format!("Skipped: {e}"),
+            )),
         }
     }
 }
@@ -143,15 +176,25 @@ impl RuleSet {
 
     /// Reads the files of a listing.
     pub fn read(fs: &dyn FileSource, listing: Listing) -> RuleSet {
-        let mut set = RuleSet { rules: Vec::with_capacity(listing.files.len()), findings: listing.findings };
+        let mut set = RuleSet {
+            rules: Vec::with_capacity(listing.files.len()),
+            findings: listing.findings,
+        };
         for file in listing.files {
             let read = fs
                 .read(&file.path)
-                .map_err(|e| Error::at(Place::file(&file.path), format!("Cannot read the rule file: {e}")))
+                .map_err(|e| {
+                    Error::at(
+                        Place::file(&file.path),
+                        format!("Cannot read the rule file: {e}"),
+                    )
+                })
                 .and_then(|bytes| Rule::from_bytes(&file.name, &file.path, &bytes));
             match read {
                 Ok(rule) => set.rules.push(rule),
-                Err(e) => set.findings.push(Finding::from_error(&e, &Place::file(&file.path))),
+                Err(e) => set
+                    .findings
+                    .push(Finding::from_error(&e, &Place::file(&file.path))),
             }
         }
         set
@@ -189,8 +232,22 @@ mod tests {
             .add_file("/p/.cursor/rules/notes.md", "")
             .add_file("/p/.cursor/rules/.hidden/x.mdc", "")
             .add_file("/p/.cursor/rules/plain.mdc", "");
-        let names: Vec<String> = list_rule_files(&fs, &source(&fs, "")).unwrap().files.into_iter().map(|f| f.name).collect();
-        assert_eq!(names, vec![".hidden/x.mdc", "base.mdc", "plain.mdc", "tasks/testing.mdc", "ui.mdc"]);
+        let names: Vec<String> = list_rule_files(&fs, &source(&fs, ""))
+            .unwrap()
+            .files
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ".hidden/x.mdc",
+                "base.mdc",
+                "plain.mdc",
+                "tasks/testing.mdc",
+                "ui.mdc"
+            ]
+        );
     }
 
     #[test]
@@ -200,21 +257,28 @@ mod tests {
             .add_file("/p/docs/rules/b.md", "")
             .add_file("/p/docs/rules/nested/d.mdc", "")
             .add_file("/p/docs/rules/c.txt", "");
-        let config = "{:rules {:dirs [\".cursor/rules\" \"docs/rules\"] :extensions [\".mdc\" \".md\"]}}";
+        let config =
+            "{:rules {:dirs [\".cursor/rules\" \"docs/rules\"] :extensions [\".mdc\" \".md\"]}}";
         let listing = list_rule_files(&fs, &source(&fs, config)).unwrap();
         let names: Vec<&str> = listing.files.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, vec!["a.mdc", "b.md", "nested/d.mdc"]);
         assert_eq!(listing.files[1].path, "/p/docs/rules/b.md");
         fs.add_file("/p/docs/rules/a.mdc", "");
         let err = list_rule_files(&fs, &source(&fs, config)).unwrap_err();
-        assert_eq!(err.message, "Rule names defined in more than one rules directory: a.mdc");
+        assert_eq!(
+            err.message,
+            "Rule names defined in more than one rules directory: a.mdc"
+        );
         assert_eq!(err.place, Some(Place::file("/p/docs/rules/a.mdc")));
     }
 
     #[test]
     fn missing_directories_are_empty_and_a_file_is_a_finding() {
         let mut fs = MemoryFs::new();
-        assert!(list_rule_files(&fs, &source(&fs, "")).unwrap().files.is_empty());
+        assert!(list_rule_files(&fs, &source(&fs, ""))
+            .unwrap()
+            .files
+            .is_empty());
         fs.add_file("/p/.cursor/rules", "not a dir");
         let listing = list_rule_files(&fs, &source(&fs, "")).unwrap();
         assert!(listing.files.is_empty());
@@ -233,20 +297,33 @@ mod tests {
             .add_link("/p/.cursor/rules/dangling.mdc", "/nowhere");
         let listing = list_rule_files(&fs, &source(&fs, "")).unwrap();
         let names: Vec<&str> = listing.files.iter().map(|f| f.name.as_str()).collect();
-        assert!(names.contains(&"a.mdc") && names.contains(&"shared/s.mdc"), "{names:?}");
+        assert!(
+            names.contains(&"a.mdc") && names.contains(&"shared/s.mdc"),
+            "{names:?}"
+        );
         // `loop` points at .cursor, whose `rules` is an ancestor: walked once, then stopped.
-        assert!(listing.findings.iter().any(|f| f.message.contains("loop")), "{:?}", listing.findings);
+        assert!(
+            listing.findings.iter().any(|f| f.message.contains("loop")),
+            "{:?}",
+            listing.findings
+        );
         assert!(listing.findings.iter().all(|f| !f.is_error()));
     }
 
     #[test]
     fn unreadable_rules_are_findings_not_fatal() {
         let mut fs = MemoryFs::new();
-        fs.add_file("/p/.cursor/rules/good.mdc", "# Good").add_file("/p/.cursor/rules/bad.mdc", b"\xff\xfe\x00garbage".as_slice());
+        fs.add_file("/p/.cursor/rules/good.mdc", "# Good").add_file(
+            "/p/.cursor/rules/bad.mdc",
+            b"\xff\xfe\x00garbage".as_slice(),
+        );
         let set = RuleSet::load(&fs, &source(&fs, "")).unwrap();
         assert_eq!(set.names(), vec!["good.mdc"]);
         assert_eq!(set.findings.len(), 1);
-        assert_eq!(set.findings[0].place, Place::line("/p/.cursor/rules/bad.mdc", 1));
+        assert_eq!(
+            set.findings[0].place,
+            Place::line("/p/.cursor/rules/bad.mdc", 1)
+        );
     }
 
     #[test]

@@ -13,7 +13,9 @@ pub fn decode(bytes: &[u8]) -> Result<String> {
         Err(e) => {
             let offset = e.valid_up_to();
             let line = bytes[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
-            Err(Error::new(format!("not valid UTF-8 text (invalid byte at offset {offset}, line {line})")))
+            Err(Error::new(format!(
+                "not valid UTF-8 text (invalid byte at offset {offset}, line {line})"
+            )))
         }
     }
 }
@@ -53,7 +55,10 @@ mod tests {
     #[test]
     fn invalid_utf8_names_the_line() {
         let err = decode(b"ok\nstill ok\n\xff\xfe").unwrap_err();
-        assert_eq!(err.message, "not valid UTF-8 text (invalid byte at offset 12, line 3)");
+        assert_eq!(
+            err.message,
+            "not valid UTF-8 text (invalid byte at offset 12, line 3)"
+        );
         assert_eq!(decode_error_line(&err.message), Some(3));
     }
 
