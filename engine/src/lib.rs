@@ -5,21 +5,28 @@
 
 pub mod block;
 pub mod check;
+pub mod codex_text;
 pub mod config;
 pub mod edn;
 pub mod error;
 pub mod explain;
 pub mod finding;
+pub mod fit;
+pub mod frames;
 pub mod frontmatter;
 pub mod fs;
 pub mod glob;
 pub mod index;
 pub mod keywords;
+pub mod labels;
 pub mod lint;
 pub mod paths;
+pub mod prefix;
 pub mod project;
+pub mod readback;
 pub mod rule;
 pub mod source;
+pub mod split;
 pub mod text;
 
 pub use error::{Error, Place, Result};

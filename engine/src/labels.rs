@@ -1,0 +1,103 @@
+//! The labels Rule Fairy writes into an agent's context (reference 4.7).
+//! Their texts are an interface: the frame reader (reference 5.5), the
+//! adapters' tests and people reading a transcript all match on them, so
+//! every label is built here and nowhere else.
+
+/// The line that closes an error entry: the reference's wording, kept so
+/// anyone matching on it keeps working.
+pub const NOTHING_INJECTED: &str = "No matched rules were injected or marked as injected.";
+
+/// `[rule-fairy shard <index>/<count> <delivery id>]`, the first line of
+/// every Claude Code frame; `index` is 1-based.
+pub fn shard_header(index: usize, count: usize, delivery_id: &str) -> String {
+    format!("[rule-fairy shard {index}/{count} {delivery_id}]")
+}
+
+/// `[rule-fairy injected: <rule>]`, one per delivered rule.
+pub fn injected(rule: &str) -> String {
+    format!("[rule-fairy injected: {rule}]")
+}
+
+/// `[rule-fairy deferred: <rules> (...)]`: rules left out of a delivery
+/// because the set did not fit; they come with the next matching event.
+pub fn deferred<S: AsRef<str>>(rules: &[S]) -> String {
+    format!(
+        "[rule-fairy deferred: {} (past what one delivery can carry; delivered with the next matching event)]",
+        join(rules)
+    )
+}
+
+/// `[rule-fairy matched: alwaysApply <rules>]`.
+pub fn matched_always_apply<S: AsRef<str>>(rules: &[S]) -> String {
+    format!("[rule-fairy matched: alwaysApply {}]", join(rules))
+}
+
+/// `[rule-fairy matched: keyword "<k>", ...]`; keywords are quoted as they
+/// are, without escaping, as the reference does.
+pub fn matched_keywords<S: AsRef<str>>(keywords: &[S]) -> String {
+    let quoted: Vec<String> = keywords
+        .iter()
+        .map(|k| format!("\"{}\"", k.as_ref()))
+        .collect();
+    format!("[rule-fairy matched: keyword {}]", quoted.join(", "))
+}
+
+/// `[rule-fairy matched: glob on <paths>]`, where `paths` is already the
+/// text to show (one path, a list, or a count).
+pub fn matched_glob(paths: &str) -> String {
+    format!("[rule-fairy matched: glob on {paths}]")
+}
+
+/// `[rule-fairy matched: glob on <paths>, changed by a shell command]`.
+pub fn matched_glob_by_shell(paths: &str) -> String {
+    format!("[rule-fairy matched: glob on {paths}, changed by a shell command]")
+}
+
+/// The entry for a rule too large for any delivery:
+/// `[rule-fairy error: <rule> alone <reason>]`, LF, [`NOTHING_INJECTED`].
+pub fn rule_alone_error(rule: &str, reason: &str) -> String {
+    format!("[rule-fairy error: {rule} alone {reason}]\n{NOTHING_INJECTED}")
+}
+
+fn join<S: AsRef<str>>(items: &[S]) -> String {
+    items
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_match_the_catalogue() {
+        assert_eq!(shard_header(2, 2, "event"), "[rule-fairy shard 2/2 event]");
+        assert_eq!(injected("a.mdc"), "[rule-fairy injected: a.mdc]");
+        assert_eq!(
+            deferred(&["beta.mdc", "gamma.mdc"]),
+            "[rule-fairy deferred: beta.mdc, gamma.mdc (past what one delivery can carry; delivered with the next matching event)]"
+        );
+        assert_eq!(
+            matched_always_apply(&["a.mdc", "b.mdc"]),
+            "[rule-fairy matched: alwaysApply a.mdc, b.mdc]"
+        );
+        assert_eq!(
+            matched_keywords(&["service", "deftest"]),
+            "[rule-fairy matched: keyword \"service\", \"deftest\"]"
+        );
+        assert_eq!(
+            matched_glob("src/a.clj"),
+            "[rule-fairy matched: glob on src/a.clj]"
+        );
+        assert_eq!(
+            matched_glob_by_shell("1 paths"),
+            "[rule-fairy matched: glob on 1 paths, changed by a shell command]"
+        );
+        assert_eq!(
+            rule_alone_error("e.mdc", "needs 3 context entries, but one delivery carries 2"),
+            "[rule-fairy error: e.mdc alone needs 3 context entries, but one delivery carries 2]\nNo matched rules were injected or marked as injected."
+        );
+    }
+}
