@@ -83,6 +83,19 @@ impl MemoryFs {
         fs
     }
 
+    /// A tree holding `files` (relative paths to contents) under `root`.
+    pub fn from_files<P: AsRef<str>, C: AsRef<[u8]>>(
+        root: &str,
+        files: impl IntoIterator<Item = (P, C)>,
+    ) -> Self {
+        let mut fs = MemoryFs::new();
+        fs.add_dir(root);
+        for (path, content) in files {
+            fs.add_file(&paths::join(root, path.as_ref()), content);
+        }
+        fs
+    }
+
     pub fn add_file(&mut self, path: &str, content: impl AsRef<[u8]>) -> &mut Self {
         self.add_file_with_time(path, content, 0)
     }

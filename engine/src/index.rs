@@ -1,12 +1,12 @@
-//! The rule index: every rule's globs compiled into one `GlobSet` and every
+//! The rule index: every rule's globs in one [`GlobIndex`] and every
 //! keyword into one automaton, built once and reused for every event until
 //! a rule file changes.
 
-use globset::{GlobSet, GlobSetBuilder};
 use serde::Serialize;
 
 use crate::error::{Error, Place};
 use crate::glob;
+use crate::glob_index::GlobIndex;
 use crate::keywords::KeywordMatcher;
 use crate::paths;
 use crate::rule::{GlobSpec, Rule};
@@ -59,8 +59,8 @@ pub struct PathMatches {
 #[derive(Debug, Clone)]
 pub struct RuleIndex {
     entries: Vec<Entry>,
-    globs: GlobSet,
-    /// For each glob in the set: (entry, position among the rule's globs).
+    globs: GlobIndex,
+    /// For each glob in the index: (entry, position among the rule's globs).
     owners: Vec<(usize, usize)>,
     keywords: KeywordMatcher,
 }
@@ -75,15 +75,15 @@ impl RuleIndex {
                 .filter_map(|r| r.trigger.as_ref())
                 .flat_map(|t| t.any_of.iter().chain(&t.requires)),
         );
-        let mut builder = GlobSetBuilder::new();
+        let mut compiled = Vec::new();
         let mut owners = Vec::new();
         let mut entries = Vec::with_capacity(rules.len());
         for (index, rule) in rules.iter().enumerate() {
             let mut first_invalid = None;
             for (position, spec) in rule.globs.iter().enumerate() {
                 match glob::compile(&spec.pattern, spec.from_sequence) {
-                    Ok(compiled) => {
-                        builder.add(compiled);
+                    Ok(glob) => {
+                        compiled.push(glob);
                         owners.push((index, position));
                     }
                     Err(e) if first_invalid.is_none() => {
@@ -111,18 +111,7 @@ impl RuleIndex {
                 first_invalid,
             });
         }
-        // Each glob compiled alone, so the set can only fail on sheer size;
-        // then every glob rule reports it rather than matching nothing.
-        let globs = builder.build().unwrap_or_else(|e| {
-            for entry in entries.iter_mut().filter(|e| !e.globs.is_empty()) {
-                let error = Error::at(
-                    Place::file(&entry.path),
-                    format!("The rule globs could not be compiled together: {e}"),
-                );
-                entry.first_invalid = Some((0, error));
-            }
-            GlobSet::empty()
-        });
+        let globs = GlobIndex::new(compiled);
         RuleIndex {
             entries,
             globs,
@@ -184,10 +173,24 @@ impl RuleIndex {
             }
             // The first matching glob of each rule, in declaration order.
             let mut first: Vec<Option<usize>> = vec![None; self.entries.len()];
-            for glob_index in self.globs.matches(&path) {
-                let (entry, position) = self.owners[glob_index];
+            let (matched, uncompiled) = self.globs.matches(&path);
+            for glob_id in matched {
+                let (entry, position) = self.owners[glob_id];
                 if first[entry].is_none_or(|p| position < p) {
                     first[entry] = Some(position);
+                }
+            }
+            // A glob the regex engine refused (too large) is as invalid as a
+            // malformed one, found late.
+            for glob_id in uncompiled {
+                let (entry, position) = self.owners[glob_id];
+                let (rule, spec) = (&self.entries[entry], &self.entries[entry].globs[position]);
+                let error = Error::at(
+                    Place::line(&rule.path, spec.line),
+                    format!("Invalid rule glob: {}", spec.pattern),
+                );
+                if !result.errors.contains(&error) {
+                    result.errors.push(error);
                 }
             }
             for (index, entry) in self.entries.iter().enumerate() {

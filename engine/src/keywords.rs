@@ -5,6 +5,8 @@
 //! boundary on both sides (anything but `a-z0-9`); any other term is a phrase
 //! matched as a plain substring.
 
+use std::collections::HashMap;
+
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 /// True for a term made only of `[a-z0-9]`.
@@ -19,6 +21,7 @@ pub fn is_word_term(term: &str) -> bool {
 #[derive(Debug, Clone, Default)]
 pub struct KeywordMatcher {
     terms: Vec<String>,
+    ids: HashMap<String, usize>,
     word: Vec<bool>,
     automaton: Option<AhoCorasick>,
 }
@@ -39,10 +42,11 @@ impl KeywordMatcher {
         S: AsRef<str>,
     {
         let mut distinct: Vec<String> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut ids = HashMap::new();
         for term in terms {
             let term = term.as_ref();
-            if !term.is_empty() && seen.insert(term.to_string()) {
+            if !term.is_empty() && !ids.contains_key(term) {
+                ids.insert(term.to_string(), distinct.len());
                 distinct.push(term.to_string());
             }
         }
@@ -55,6 +59,7 @@ impl KeywordMatcher {
         let word = distinct.iter().map(|t| is_word_term(t)).collect();
         KeywordMatcher {
             terms: distinct,
+            ids,
             word,
             automaton,
         }
@@ -62,7 +67,7 @@ impl KeywordMatcher {
 
     /// The id of a term, for reading [`KeywordMatcher::scan`]'s answer.
     pub fn id(&self, term: &str) -> Option<usize> {
-        self.terms.iter().position(|t| t == term)
+        self.ids.get(term).copied()
     }
 
     /// The distinct terms, indexed by id.

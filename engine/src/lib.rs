@@ -16,6 +16,7 @@ pub mod frames;
 pub mod frontmatter;
 pub mod fs;
 pub mod glob;
+pub mod glob_index;
 pub mod index;
 pub mod keywords;
 pub mod labels;
