@@ -386,7 +386,7 @@ impl Reader {
     }
 
     fn map(&self, items: Vec<Edn>, line: usize) -> Result<Value, SyntaxError> {
-        if items.len() % 2 != 0 {
+        if !items.len().is_multiple_of(2) {
             return Err(SyntaxError {
                 line,
                 column: 1,

@@ -102,9 +102,8 @@ impl KeywordMatcher {
             if found[id] {
                 continue;
             }
-            let bounded = !self.word[id]
-                || (!(hit.start() > 0 && is_word_byte(hit.start() - 1))
-                    && !is_word_byte(hit.end()));
+            let word_before = hit.start() > 0 && is_word_byte(hit.start() - 1);
+            let bounded = !self.word[id] || !(word_before || is_word_byte(hit.end()));
             if bounded {
                 found[id] = true;
                 remaining -= 1;

@@ -269,7 +269,7 @@ fn hostile_rule_files_give_clear_errors_and_never_panic() {
         .rule("huge.mdc", &huge)
         .rule(
             "longglob.mdc",
-            &format!("---\nglobs: {long_glob}\n---\nBody"),
+            format!("---\nglobs: {long_glob}\n---\nBody"),
         );
     std::os::unix::fs::symlink(
         p.root().join(".cursor/rules"),
