@@ -1212,4 +1212,35 @@ mod tests {
         let long = format!("```\n{}", "~~~\n```x\n".repeat(100_000));
         assert_eq!(units(&long).len(), 1);
     }
+
+    fn unit_texts(content: &str) -> Vec<(String, bool)> {
+        units(content).into_iter().map(|u| (u.text, u.fenced)).collect()
+    }
+
+    #[test]
+    fn fences_headings_and_paragraphs_split_where_the_reference_splits() {
+        assert_eq!(
+            unit_texts("text\n```rust\nlet x;\n\nlet y;\n```\nafter\n# H\nunder"),
+            vec![
+                ("text".to_string(), false),
+                ("```rust\nlet x;\n\nlet y;\n```".to_string(), true),
+                ("after".to_string(), false),
+                ("# H\nunder".to_string(), false),
+            ]
+        );
+        // An unclosed fence runs to the end; a shorter run does not close it.
+        assert_eq!(
+            unit_texts("~~~~\na\n~~~\n\nb"),
+            vec![("~~~~\na\n~~~\n\nb".to_string(), true)]
+        );
+        assert_eq!(
+            unit_texts("#hashtag\nline"),
+            vec![("#hashtag\nline".to_string(), false)]
+        );
+        assert_eq!(
+            unit_texts("    ```\ncode"),
+            vec![("    ```\ncode".to_string(), false)]
+        );
+        assert!(unit_texts(" \t\n\n").is_empty());
+    }
 }

@@ -5,6 +5,7 @@
 
 use crate::block::{Block, BlockKind};
 use crate::error::{Error, Place};
+use crate::markdown::units;
 use crate::text::utf16_len;
 
 pub const HEADING_TOO_LONG: &str = "Rule block heading exceeds the hook context frame limit";
@@ -32,7 +33,7 @@ pub fn split_block(block: &Block, max_chars: usize) -> Result<Vec<String>, Error
     let content_limit = max_chars - reserve;
 
     let mut bounded = Vec::new();
-    for unit in units::units(&block.content) {
+    for unit in units(&block.content) {
         if utf16_len(&unit.text) <= content_limit {
             bounded.push(unit.text);
         } else if unit.fenced {
@@ -104,176 +105,6 @@ fn pack(items: Vec<String>, separator: &str, limit: usize) -> Vec<String> {
         groups.push((String::new(), 0));
     }
     groups.into_iter().map(|(group, _)| group).collect()
-}
-
-/// Markdown units (reference 4.9): paragraphs, fenced blocks and headings.
-///
-/// A stand-in until the shared Markdown model (`markdown.rs`) lands; swap
-/// `units::units` for the shared function then and delete this module.
-mod units {
-    use crate::text::lines;
-
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub struct Unit {
-        pub text: String,
-        pub fenced: bool,
-    }
-
-    #[derive(Clone, Copy)]
-    struct Fence {
-        marker: char,
-        len: usize,
-    }
-
-    /// Content split at blank lines, fence boundaries and before headings.
-    /// A fenced block, opening to closing line, is one unit; the line after
-    /// a closing fence starts a new unit; a line directly after a heading
-    /// joins the heading's unit.
-    pub fn units(content: &str) -> Vec<Unit> {
-        let mut result = Vec::new();
-        let mut current: Vec<&str> = Vec::new();
-        let mut current_fenced = false;
-        let mut open: Option<Fence> = None;
-        for line in lines(content) {
-            if let Some(fence) = open {
-                current.push(line);
-                if closes(fence, line) {
-                    open = None;
-                }
-                continue;
-            }
-            let opening = opening_fence(line);
-            let blank = is_blank(line);
-            if !current.is_empty()
-                && (current_fenced || blank || opening.is_some() || is_heading(line))
-            {
-                finish(&mut result, &mut current, current_fenced);
-                current_fenced = false;
-            }
-            if blank {
-                continue;
-            }
-            current.push(line);
-            if opening.is_some() {
-                open = opening;
-                current_fenced = true;
-            }
-        }
-        finish(&mut result, &mut current, current_fenced);
-        result
-    }
-
-    fn finish(result: &mut Vec<Unit>, current: &mut Vec<&str>, fenced: bool) {
-        if !current.is_empty() {
-            result.push(Unit {
-                text: current.join("\n"),
-                fenced,
-            });
-            current.clear();
-        }
-    }
-
-    /// Up to three spaces or tabs, then a run of the character.
-    fn indented_run(line: &str) -> Option<(char, usize, &str)> {
-        let indent = line.len() - line.trim_start_matches([' ', '\t']).len();
-        if indent > 3 {
-            return None;
-        }
-        let rest = &line[indent..];
-        let marker = rest.chars().next()?;
-        let len = rest.len() - rest.trim_start_matches(marker).len();
-        Some((marker, len, &rest[len..]))
-    }
-
-    fn opening_fence(line: &str) -> Option<Fence> {
-        match indented_run(line)? {
-            (marker @ ('`' | '~'), len, _) if len >= 3 => Some(Fence { marker, len }),
-            _ => None,
-        }
-    }
-
-    fn closes(fence: Fence, line: &str) -> bool {
-        matches!(indented_run(line), Some((marker, len, rest))
-            if marker == fence.marker && len >= fence.len && rest.trim_matches([' ', '\t']).is_empty())
-    }
-
-    /// An ATX heading: up to three spaces or tabs, one to six `#`, a space
-    /// or tab, then at least one more character.
-    fn is_heading(line: &str) -> bool {
-        match indented_run(line) {
-            Some(('#', 1..=6, rest)) => {
-                let mut chars = rest.chars();
-                matches!(chars.next(), Some(' ' | '\t')) && chars.next().is_some()
-            }
-            _ => false,
-        }
-    }
-
-    /// Blank as the reference sees it (Java's `isWhitespace`, which leaves
-    /// out the non-breaking spaces).
-    fn is_blank(line: &str) -> bool {
-        line.chars().all(|c| {
-            (c.is_whitespace() && !matches!(c, '\u{a0}' | '\u{2007}' | '\u{202f}' | '\u{85}'))
-                || ('\u{1c}'..='\u{1f}').contains(&c)
-        })
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        fn texts(content: &str) -> Vec<(String, bool)> {
-            units(content)
-                .into_iter()
-                .map(|u| (u.text, u.fenced))
-                .collect()
-        }
-
-        #[test]
-        fn units_of_the_reference_document() {
-            // Case 67.
-            let document = "Preamble line.\n\n# Title\n\nIntro paragraph.\n\n```\n# not a heading\n```\n\n## Section ##\n\nBody one.\nBody two.\n\n## Section\n\nRepeated heading.\n";
-            let expected = vec![
-                ("Preamble line.".to_string(), false),
-                ("# Title".to_string(), false),
-                ("Intro paragraph.".to_string(), false),
-                ("```\n# not a heading\n```".to_string(), true),
-                ("## Section ##".to_string(), false),
-                ("Body one.\nBody two.".to_string(), false),
-                ("## Section".to_string(), false),
-                ("Repeated heading.".to_string(), false),
-            ];
-            assert_eq!(texts(document), expected);
-            assert_eq!(texts("a\r\n\r\nb\r\n"), texts("a\n\nb\n"));
-        }
-
-        #[test]
-        fn fences_headings_and_paragraphs_split_where_the_reference_splits() {
-            assert_eq!(
-                texts("text\n```rust\nlet x;\n\nlet y;\n```\nafter\n# H\nunder"),
-                vec![
-                    ("text".to_string(), false),
-                    ("```rust\nlet x;\n\nlet y;\n```".to_string(), true),
-                    ("after".to_string(), false),
-                    ("# H\nunder".to_string(), false),
-                ]
-            );
-            // An unclosed fence runs to the end; a shorter run does not close it.
-            assert_eq!(
-                texts("~~~~\na\n~~~\n\nb"),
-                vec![("~~~~\na\n~~~\n\nb".to_string(), true)]
-            );
-            assert_eq!(
-                texts("#hashtag\nline"),
-                vec![("#hashtag\nline".to_string(), false)]
-            );
-            assert_eq!(
-                texts("    ```\ncode"),
-                vec![("    ```\ncode".to_string(), false)]
-            );
-            assert!(texts(" \t\n\n").is_empty());
-        }
-    }
 }
 
 #[cfg(test)]
