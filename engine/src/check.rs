@@ -7,6 +7,7 @@ use crate::config::{Config, RulesSource};
 use crate::error::Place;
 use crate::finding::{Finding, Severity};
 use crate::fs::FileSource;
+use crate::imports::check_imports;
 use crate::lint::lint_rule;
 use crate::paths;
 use crate::source::{java_order, scan_rule_files, RuleSet};
@@ -80,6 +81,12 @@ fn check_rules(fs: &dyn FileSource, source: &RulesSource, findings: &mut Vec<Fin
     findings.extend(set.findings.iter().cloned());
     for rule in &set.rules {
         findings.extend(lint_rule(rule));
+        let place = Place::file(&rule.path);
+        findings.extend(
+            check_imports(fs, &source.root, rule)
+                .iter()
+                .map(|e| Finding::from_error(e, &place)),
+        );
     }
     set.rules.len()
 }
@@ -127,6 +134,38 @@ mod tests {
         assert!(messages
             .iter()
             .any(|m| m.starts_with("/p/.cursor/rules/bin.mdc:1: not valid UTF-8")));
+    }
+
+    #[test]
+    fn imports_are_resolved_with_file_and_line() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "---\nalwaysApply: true\n---\n# A\n\n@doc/guide.md#missing\n@doc/gone.md\n@../outside.md")
+            .add_file("/p/doc/guide.md", "# Guide\n\n## One\n\ntext\n<!-- agent-context: omit -->\n");
+        let report = check_project(&fs, "/p");
+        let messages: Vec<String> = report
+            .findings
+            .iter()
+            .map(|f| format!("{}: {}", f.place, f.message))
+            .collect();
+        assert!(messages.contains(&"/p/.cursor/rules/a.mdc:6: Rule import heading does not exist: doc/guide.md#missing".to_string()), "{messages:#?}");
+        assert!(
+            messages.contains(
+                &"/p/.cursor/rules/a.mdc:7: Rule import does not exist: doc/gone.md".to_string()
+            ),
+            "{messages:#?}"
+        );
+        assert!(
+            messages.contains(
+                &"/p/.cursor/rules/a.mdc:8: Rule import escapes the project root: ../outside.md"
+                    .to_string()
+            ),
+            "{messages:#?}"
+        );
+        assert!(
+            messages.iter().any(|m| m
+                .starts_with("/p/doc/guide.md:6: Unclosed agent-context omission in doc/guide.md")),
+            "{messages:#?}"
+        );
     }
 
     #[test]

@@ -52,7 +52,7 @@ pub struct OversizedRule {
 
 impl OversizedRule {
     /// `[rule-fairy error: <rule> alone <reason>]`, LF,
-    /// `No matched rules were injected or marked as injected.`
+    /// [`labels::RULE_NOT_INJECTED`].
     pub fn entry(&self) -> String {
         labels::rule_alone_error(&self.rule, &self.reason.to_string())
     }
@@ -396,7 +396,7 @@ mod tests {
             "{error}"
         );
         assert!(error.ends_with(
-            " bytes of documentation, over the 65536-byte budget]\nNo matched rules were injected or marked as injected."
+            " bytes of documentation, over the 65536-byte budget]\nThis rule was not injected or marked as injected; the other matched rules were delivered as usual."
         ));
         assert_eq!(delivery.frames.len(), 1);
         assert!(delivery.frames[0].starts_with(
@@ -512,7 +512,7 @@ mod tests {
         assert_eq!(entries.len(), 1);
         assert!(entries[0].contains("[rule-fairy error: e.mdc alone expands to "));
         assert!(entries[0].contains(" bytes of documentation, over the 65536-byte budget]"));
-        assert!(entries[0].contains("No matched rules were injected"));
+        assert!(entries[0].contains("This rule was not injected"));
         assert!(!entries[0].starts_with("[rule-fairy shard"));
     }
 
@@ -566,7 +566,7 @@ mod tests {
             assert!(entries[0].contains(
                 "[rule-fairy error: testing.mdc alone needs 2 context entries, but one delivery carries 1]"
             ));
-            assert!(entries[0].contains("No matched rules were injected"));
+            assert!(entries[0].contains("This rule was not injected"));
         }
     }
 

@@ -53,10 +53,15 @@ pub fn matched_glob_by_shell(paths: &str) -> String {
     format!("[rule-fairy matched: glob on {paths}, changed by a shell command]")
 }
 
+/// The second line of an oversized rule's entry. The reference says no
+/// matched rule was injected, because it gave up on the whole event; here
+/// the rules that fit are delivered, so only this one was left out.
+pub const RULE_NOT_INJECTED: &str = "This rule was not injected or marked as injected; the other matched rules were delivered as usual.";
+
 /// The entry for a rule too large for any delivery:
-/// `[rule-fairy error: <rule> alone <reason>]`, LF, [`NOTHING_INJECTED`].
+/// `[rule-fairy error: <rule> alone <reason>]`, LF, [`RULE_NOT_INJECTED`].
 pub fn rule_alone_error(rule: &str, reason: &str) -> String {
-    format!("[rule-fairy error: {rule} alone {reason}]\n{NOTHING_INJECTED}")
+    format!("[rule-fairy error: {rule} alone {reason}]\n{RULE_NOT_INJECTED}")
 }
 
 fn join<S: AsRef<str>>(items: &[S]) -> String {
@@ -97,7 +102,7 @@ mod tests {
         );
         assert_eq!(
             rule_alone_error("e.mdc", "needs 3 context entries, but one delivery carries 2"),
-            "[rule-fairy error: e.mdc alone needs 3 context entries, but one delivery carries 2]\nNo matched rules were injected or marked as injected."
+            "[rule-fairy error: e.mdc alone needs 3 context entries, but one delivery carries 2]\nThis rule was not injected or marked as injected; the other matched rules were delivered as usual."
         );
     }
 }

@@ -7,6 +7,7 @@ pub mod block;
 pub mod check;
 pub mod codex_text;
 pub mod config;
+pub mod delivery;
 pub mod edn;
 pub mod error;
 pub mod explain;

@@ -1214,7 +1214,10 @@ mod tests {
     }
 
     fn unit_texts(content: &str) -> Vec<(String, bool)> {
-        units(content).into_iter().map(|u| (u.text, u.fenced)).collect()
+        units(content)
+            .into_iter()
+            .map(|u| (u.text, u.fenced))
+            .collect()
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod commands;
 mod location;
@@ -45,6 +45,17 @@ pub struct ExplainArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Print the delivery itself, as Codex's additionalContext carries it
+    /// (`codex`, the default) or as Claude Code's frames (`claude`).
+    #[arg(long, value_name = "HOST", num_args = 0..=1, require_equals = true,
+          default_missing_value = "codex", conflicts_with = "json")]
+    render: Option<RenderHost>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum RenderHost {
+    Codex,
+    Claude,
 }
 
 #[derive(Args)]

@@ -345,3 +345,80 @@ fn a_missing_project_directory() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("The project directory does not exist"));
 }
+
+fn documented() -> Project {
+    let p = Project::new();
+    p.rule(
+        "ui.mdc",
+        "---\nglobs: src/ui/**\npromptAnyOf: widget\n---\n# UI\n\n@doc/guide.md#ui",
+    )
+    .rule("base.mdc", "---\nalwaysApply: true\n---\n# Base")
+    .file(
+        "doc/guide.md",
+        "# Guide\n\n## UI\n\nui text\n\n## Other\n\nnot imported\n",
+    );
+    p
+}
+
+#[test]
+fn render_prints_the_codex_text() {
+    let p = documented();
+    let out = p.run(&["explain", "--prompt", "a widget", "--render"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "[rule-fairy injected: base.mdc]\n[rule-fairy injected: ui.mdc]\n[rule-fairy matched: alwaysApply base.mdc]\n[rule-fairy matched: keyword \"widget\"]\n\n\
+         # base.mdc\n\n# Base\n\n---\n\n# ui.mdc\n\n# UI\n\nImported: `doc/guide.md#ui` (delivered as a Required context block)\n\n---\n\n\
+         # Required documentation\n\n## Required context: `doc/guide.md#ui` (ui.mdc)\n\n## UI\n\nui text\n"
+    );
+    let edit = stdout(&p.run(&["explain", "--path", "src/ui/a.ts", "--render=codex"]));
+    assert!(edit.starts_with("[rule-fairy injected: ui.mdc]\n[rule-fairy matched: glob on src/ui/a.ts]\n\nApply these rules on the next pass over this edit."), "{edit}");
+}
+
+#[test]
+fn render_claude_prints_frames() {
+    let p = documented();
+    let out = stdout(&p.run(&["explain", "--path", "src/ui/a.ts", "--render=claude"]));
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("=== frame 1/1 ==="));
+    assert!(lines.next().unwrap().starts_with("[rule-fairy shard 1/1 "));
+    assert_eq!(lines.next(), Some("[rule-fairy injected: ui.mdc]"));
+    assert!(out.contains("## Required context: `doc/guide.md#ui` (ui.mdc)\n\n## UI\n\nui text"));
+    assert!(!out.contains("not imported") && !out.contains("# Required documentation"));
+}
+
+#[test]
+fn render_fails_visibly_on_a_broken_import() {
+    let p = documented();
+    p.rule(
+        "ui.mdc",
+        "---\nglobs: src/ui/**\n---\n# UI\n\n@doc/guide.md#nope",
+    );
+    let out = p.run(&["explain", "--path", "src/ui/a.ts", "--render"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(
+            ".cursor/rules/ui.mdc:6: Rule import heading does not exist: doc/guide.md#nope"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let check = stdout(&p.run(&["check"]));
+    assert!(
+        check.contains(
+            ".cursor/rules/ui.mdc:6: error: Rule import heading does not exist: doc/guide.md#nope"
+        ),
+        "{check}"
+    );
+}
+
+#[test]
+fn render_and_json_do_not_mix() {
+    let p = documented();
+    assert_eq!(
+        p.run(&["explain", "--prompt", "x", "--render", "--json"])
+            .status
+            .code(),
+        Some(2)
+    );
+}

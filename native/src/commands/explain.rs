@@ -12,6 +12,9 @@ use crate::ExplainArgs;
 pub fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
     let project = Project::load(&StdFs, &root).map_err(|e| located(&root, &e))?;
+    if let Some(host) = args.render {
+        return super::render::run(&project, args, host);
+    }
     let explanation = match &args.prompt {
         Some(prompt) => explain_prompt(&project.index, prompt),
         None => {
@@ -48,7 +51,7 @@ pub fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn located(root: &str, error: &rule_fairy_engine::Error) -> String {
+pub fn located(root: &str, error: &rule_fairy_engine::Error) -> String {
     match &error.place {
         Some(place) => format!(
             "{}: {}",

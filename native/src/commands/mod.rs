@@ -1,2 +1,3 @@
 pub mod check;
 pub mod explain;
+pub mod render;
