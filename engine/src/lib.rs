@@ -29,6 +29,7 @@ pub mod prefix;
 pub mod project;
 pub mod readback;
 pub mod rule;
+pub mod shell;
 pub mod source;
 pub mod split;
 pub mod text;
