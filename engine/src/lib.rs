@@ -5,6 +5,7 @@
 
 pub mod block;
 pub mod check;
+pub mod codex_state;
 pub mod codex_text;
 pub mod config;
 pub mod delivery;
@@ -33,5 +34,6 @@ pub mod shell;
 pub mod source;
 pub mod split;
 pub mod text;
+pub mod transcript;
 
 pub use error::{Error, Place, Result};

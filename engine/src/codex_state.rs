@@ -1,0 +1,188 @@
+//! A Codex session's state and the reinjection decision (reference 5.1,
+//! 5.3). One record per session, shared by every hook, so a rule the edit
+//! hook delivered is not delivered again by the prompt hook, and the
+//! reverse. The adapter keeps it in a JSON file under a lock; what is in it
+//! and what it means is decided here.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::transcript::ScanCursor;
+
+/// Transcript growth after which a delivered rule is sent again even
+/// without a compaction record: a fallback for context cleanup that leaves
+/// no record (reference 5.3).
+pub const GROWTH_FALLBACK_BYTES: u64 = 2 * 1024 * 1024;
+
+/// What the transcript says about the conversation at one moment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Metrics {
+    /// The transcript's size in bytes, partial last line included; `None`
+    /// when the session has no transcript (`codex exec --ephemeral`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// Compactions so far in this session.
+    pub compaction_count: u64,
+}
+
+/// Everything Rule Fairy remembers about one Codex session.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SessionState {
+    /// Each delivered rule and the metrics when it was delivered.
+    pub injected: BTreeMap<String, Metrics>,
+    /// How far the transcript has been read.
+    pub transcript_scan: ScanCursor,
+    /// Compactions announced by `SessionStart` (source `compact`) while the
+    /// session had no transcript to count them in. Without this, a session
+    /// run with `--ephemeral` would never see a rule again after a
+    /// compaction; the reference never reinjects there.
+    pub announced_compactions: u64,
+    /// When the state was last saved, in milliseconds since the epoch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saved_at_ms: Option<i64>,
+}
+
+/// Whether a rule is due, given the metrics at its last delivery (`None`:
+/// never delivered in this session) and now (`None`: unknown).
+///
+/// A rule never delivered is due. A delivered one is due again after a
+/// compaction, or once the transcript grew by [`GROWTH_FALLBACK_BYTES`]
+/// since; with the current metrics unknown it is not.
+///
+/// ```
+/// use rule_fairy_engine::codex_state::{needs_injection, Metrics};
+/// let then = Metrics { size: Some(100), compaction_count: 1 };
+/// let later = Metrics { size: Some(101), compaction_count: 1 };
+/// let compacted = Metrics { size: Some(101), compaction_count: 2 };
+/// assert!(needs_injection(None, Some(&later)));
+/// assert!(!needs_injection(Some(&then), Some(&later)));
+/// assert!(needs_injection(Some(&then), Some(&compacted)));
+/// assert!(!needs_injection(Some(&then), None));
+/// ```
+pub fn needs_injection(delivered: Option<&Metrics>, now: Option<&Metrics>) -> bool {
+    let Some(then) = delivered else {
+        return true;
+    };
+    let Some(now) = now else {
+        return false;
+    };
+    if now.compaction_count > then.compaction_count {
+        return true;
+    }
+    match (then.size, now.size) {
+        (Some(then), Some(now)) => now.saturating_sub(then) >= GROWTH_FALLBACK_BYTES,
+        _ => false,
+    }
+}
+
+impl SessionState {
+    /// The metrics to decide with when the transcript could not be read:
+    /// only the compactions `SessionStart` announced, and no size.
+    pub fn metrics_without_transcript(&self) -> Metrics {
+        Metrics {
+            size: None,
+            compaction_count: self.announced_compactions,
+        }
+    }
+
+    /// The rules among `candidates` that are due, in the order given.
+    pub fn due<'a, S: AsRef<str> + ?Sized + 'a>(
+        &self,
+        candidates: impl IntoIterator<Item = &'a S>,
+        now: Option<&Metrics>,
+    ) -> Vec<String> {
+        candidates
+            .into_iter()
+            .map(AsRef::as_ref)
+            .filter(|name| needs_injection(self.injected.get(*name), now))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Records `rules` as delivered now. Unknown metrics record as zero
+    /// compactions and no size, so a later compaction still makes them due.
+    pub fn record<S: AsRef<str>>(&mut self, rules: &[S], now: Option<&Metrics>) {
+        let metrics = now.copied().unwrap_or_default();
+        for rule in rules {
+            self.injected.insert(rule.as_ref().to_string(), metrics);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metrics(size: u64, compaction_count: u64) -> Metrics {
+        Metrics {
+            size: Some(size),
+            compaction_count,
+        }
+    }
+
+    #[test]
+    fn the_reference_reinjection_cases() {
+        let mut state = SessionState::default();
+        state.record(&["a.mdc"], Some(&metrics(100, 1)));
+        let due = |now: Metrics| state.due(["new.mdc", "a.mdc"], Some(&now));
+        assert_eq!(due(metrics(101, 1)), vec!["new.mdc"]);
+        assert_eq!(due(metrics(101, 2)), vec!["new.mdc", "a.mdc"]);
+        assert_eq!(
+            due(metrics(100 + GROWTH_FALLBACK_BYTES - 1, 1)),
+            vec!["new.mdc"]
+        );
+        assert_eq!(
+            due(metrics(100 + GROWTH_FALLBACK_BYTES, 1)),
+            vec!["new.mdc", "a.mdc"]
+        );
+    }
+
+    #[test]
+    fn without_metrics_only_new_rules_are_due() {
+        let mut state = SessionState::default();
+        state.record(&["a.mdc"], None);
+        assert_eq!(state.injected["a.mdc"], Metrics::default());
+        assert_eq!(state.due(["a.mdc", "b.mdc"], None), vec!["b.mdc"]);
+        // A rule recorded without a transcript, then a compaction counted.
+        assert_eq!(state.due(["a.mdc"], Some(&metrics(5, 1))), vec!["a.mdc"]);
+    }
+
+    #[test]
+    fn announced_compactions_stand_in_for_a_missing_transcript() {
+        let mut state = SessionState::default();
+        let now = state.metrics_without_transcript();
+        state.record(&["a.mdc"], Some(&now));
+        assert!(state
+            .due(["a.mdc"], Some(&state.metrics_without_transcript()))
+            .is_empty());
+        state.announced_compactions += 1;
+        assert_eq!(
+            state.due(["a.mdc"], Some(&state.metrics_without_transcript())),
+            vec!["a.mdc"]
+        );
+    }
+
+    #[test]
+    fn state_round_trips_through_json_and_tolerates_missing_and_unknown_keys() {
+        let mut state = SessionState::default();
+        state.record(&["a.mdc"], Some(&metrics(100, 1)));
+        state.transcript_scan = ScanCursor {
+            scanned_bytes: 90,
+            compaction_count: 1,
+        };
+        state.saved_at_ms = Some(1_700_000_000_000);
+        let json = serde_json::to_string(&state).unwrap();
+        assert_eq!(
+            json,
+            r#"{"injected":{"a.mdc":{"size":100,"compaction_count":1}},"transcript_scan":{"scanned_bytes":90,"compaction_count":1},"announced_compactions":0,"saved_at_ms":1700000000000}"#
+        );
+        assert_eq!(serde_json::from_str::<SessionState>(&json).unwrap(), state);
+        let sparse: SessionState =
+            serde_json::from_str(r#"{"injected":{"b.mdc":{"compaction_count":0}},"later":1}"#)
+                .unwrap();
+        assert_eq!(sparse.injected["b.mdc"], Metrics::default());
+        assert_eq!(sparse.transcript_scan, ScanCursor::default());
+    }
+}
