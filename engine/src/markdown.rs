@@ -513,6 +513,26 @@ fn code_spans(chars: &[char]) -> Vec<Range<usize>> {
     spans
 }
 
+/// The text with every code span (as [`code_spans`] finds them) removed,
+/// for readers that must not see what a span quotes: an `@path` in a span
+/// is an example, not an import.
+///
+/// ```
+/// use rule_fairy_engine::markdown::without_code_spans;
+/// assert_eq!(without_code_spans("see `@a.md` and ``x`y`` @b.md"), "see  and  @b.md");
+/// ```
+pub fn without_code_spans(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    for span in code_spans(&chars) {
+        out.extend(&chars[from..span.start]);
+        from = span.end;
+    }
+    out.extend(&chars[from..]);
+    out
+}
+
 /// Appends `chars` with every link reduced to its visible text: an inline
 /// link `[text](destination)`, one level of balanced parentheses allowed in
 /// the destination, or a reference link `[text][label]`. The text runs to
