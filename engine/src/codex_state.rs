@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::shell::ShellState;
 use crate::transcript::ScanCursor;
 
 /// Transcript growth after which a delivered rule is sent again even
@@ -39,6 +40,8 @@ pub struct SessionState {
     /// run with `--ephemeral` would never see a rule again after a
     /// compaction; the reference never reinjects there.
     pub announced_compactions: u64,
+    /// The shell check: when it last ran and the paths not yet delivered.
+    pub shell: ShellState,
     /// When the state was last saved, in milliseconds since the epoch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub saved_at_ms: Option<i64>,
@@ -176,7 +179,7 @@ mod tests {
         let json = serde_json::to_string(&state).unwrap();
         assert_eq!(
             json,
-            r#"{"injected":{"a.mdc":{"size":100,"compaction_count":1}},"transcript_scan":{"scanned_bytes":90,"compaction_count":1},"announced_compactions":0,"saved_at_ms":1700000000000}"#
+            r#"{"injected":{"a.mdc":{"size":100,"compaction_count":1}},"transcript_scan":{"scanned_bytes":90,"compaction_count":1},"announced_compactions":0,"shell":{"pending":[]},"saved_at_ms":1700000000000}"#
         );
         assert_eq!(serde_json::from_str::<SessionState>(&json).unwrap(), state);
         let sparse: SessionState =

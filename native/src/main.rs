@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod codex;
 mod commands;
 mod location;
 mod stdfs;
@@ -28,6 +29,8 @@ enum Command {
     Explain(ExplainArgs),
     /// Check rule-fairy.edn and every rule; exit 1 on any error.
     Check(CheckArgs),
+    /// Codex hooks: read the hook's JSON on stdin, print what Codex injects.
+    Codex(codex::CodexArgs),
 }
 
 #[derive(Args)]
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Explain(args) => commands::explain::run(&args),
         Command::Check(args) => commands::check::run(&args),
+        Command::Codex(args) => return codex::run(&args),
     };
     match result {
         Ok(code) => code,

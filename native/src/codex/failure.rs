@@ -1,0 +1,65 @@
+//! What a hook says when it cannot deliver: an entry in the model's context
+//! and a warning for the person, so a broken rule or configuration is seen
+//! instead of rules silently missing. The entry follows the reference's
+//! error label (`[rule-fairy error: <kind> delivery failed ...]`, 4.7) and
+//! carries no `injected` marker, so it never reads as a delivery.
+
+use rule_fairy_engine::labels::NOTHING_INJECTED;
+
+use super::output::{Event, HookOutput};
+
+/// What kind of delivery failed, as the label names it.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    Prompt,
+    Edit,
+    Shell,
+    SessionStart,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Prompt => "prompt",
+            Kind::Edit => "edit",
+            Kind::Shell => "shell",
+            Kind::SessionStart => "session start",
+        }
+    }
+}
+
+/// The label line.
+pub fn label(kind: Kind) -> String {
+    format!("[rule-fairy error: {} delivery failed]", kind.name())
+}
+
+/// The output for a failed delivery; `detail` names the file and line
+/// where there is one. Also printed on standard error by the caller.
+pub fn output(event: Event, kind: Kind, detail: &str) -> HookOutput {
+    let context = format!("{}\n{detail}\n{NOTHING_INJECTED}", label(kind));
+    HookOutput::context(event, context)
+        .with_problems(&[format!("{} delivery failed: {detail}", kind.name())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_entry_names_the_kind_and_the_place() {
+        let out = output(
+            Event::PostToolUse,
+            Kind::Shell,
+            ".cursor/rules/lib.mdc: Rule import does not exist: doc/lib.md",
+        );
+        let context = out.hook_specific_output.unwrap().additional_context;
+        assert_eq!(
+            context,
+            "[rule-fairy error: shell delivery failed]\n.cursor/rules/lib.mdc: Rule import does not exist: doc/lib.md\nNo matched rules were injected or marked as injected."
+        );
+        assert!(out
+            .system_message
+            .unwrap()
+            .starts_with("Rule Fairy: shell delivery failed: .cursor/rules/lib.mdc"));
+    }
+}

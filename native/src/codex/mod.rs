@@ -1,0 +1,145 @@
+//! `rule-fairy codex prompt|post-tool|session-start`: the Codex hooks.
+//!
+//! Each reads the hook's JSON on standard input and prints exactly one
+//! JSON object Codex accepts, or nothing when nothing is due. Codex drops
+//! the whole output on one unknown key or any stray text, and treats exit
+//! codes other than 0 and 2 as a failed hook (2 would block the prompt), so
+//! diagnostics go to standard error only and the exit code is 0, or 1 when
+//! the input was refused.
+
+mod atomic;
+mod edited_path;
+mod failure;
+mod input;
+mod lock;
+mod output;
+mod post_tool;
+mod prompt;
+mod session;
+mod session_id;
+mod session_start;
+mod shell_check;
+mod state_dir;
+mod tool_paths;
+mod transcript_file;
+
+use std::io::Read;
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use rule_fairy_engine::project::Project;
+
+use crate::commands::explain::located;
+use crate::location::project_root;
+use crate::stdfs::StdFs;
+use input::HookInput;
+use output::HookOutput;
+use session_id::SessionId;
+
+#[derive(Args)]
+pub struct CodexArgs {
+    #[command(subcommand)]
+    hook: Hook,
+}
+
+#[derive(Subcommand, Clone, Copy)]
+enum Hook {
+    /// UserPromptSubmit: always-on and keyword rules that are due.
+    Prompt,
+    /// PostToolUse: rules for the files an edit or a shell command changed.
+    PostTool,
+    /// SessionStart (source `compact`): always-on rules again at once.
+    SessionStart,
+}
+
+/// What a hook ends with.
+enum Outcome {
+    /// Nothing is due: print nothing.
+    Nothing,
+    Output(HookOutput),
+    /// The input could not be used: a message on standard error, no output.
+    Refused(String),
+}
+
+pub fn run(args: &CodexArgs) -> ExitCode {
+    let mut stdin = Vec::new();
+    let outcome = match std::io::stdin().read_to_end(&mut stdin) {
+        Err(e) => Outcome::Refused(format!("cannot read the hook input: {e}")),
+        Ok(_) => match input::parse(&stdin) {
+            Err(problem) => Outcome::Refused(problem),
+            Ok(None) => Outcome::Nothing,
+            Ok(Some(input)) => match args.hook {
+                Hook::Prompt => prompt::run(&input),
+                Hook::PostTool => post_tool::run(&input),
+                Hook::SessionStart => session_start::run(&input),
+            },
+        },
+    };
+    match outcome {
+        Outcome::Nothing => ExitCode::SUCCESS,
+        Outcome::Output(output) => {
+            println!("{}", output.to_json());
+            ExitCode::SUCCESS
+        }
+        Outcome::Refused(problem) => {
+            note(&problem);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A line on standard error, where Codex keeps hook diagnostics.
+fn note(message: &str) {
+    eprintln!("rule-fairy: {message}");
+}
+
+/// The session id, checked before it names any file.
+fn session_of(input: &HookInput) -> Result<SessionId, String> {
+    SessionId::parse(HookInput::required(&input.session_id, "session_id")?)
+}
+
+/// The project of the session's working directory (`RULE_FAIRY_PROJECT_DIR`
+/// overrides), loaded; an error names the file and line.
+fn load_project() -> Result<Project, String> {
+    let root = project_root(None)?;
+    Project::load(&StdFs, &root).map_err(|e| located(&root, &e))
+}
+
+/// Problems this event touched that do not stop it: rule files left out
+/// and invalid globs reached. Each goes to standard error and to the
+/// person's warning line.
+fn problems(project: &Project, errors: &[rule_fairy_engine::Error]) -> Vec<String> {
+    let left_out = project
+        .rules
+        .findings
+        .iter()
+        .filter(|f| f.is_error())
+        .map(|f| {
+            format!(
+                "{}: {} (this rule was left out)",
+                crate::location::display_path(&project.root, &f.place.to_string()),
+                f.message
+            )
+        });
+    let reached = errors.iter().map(|e| located(&project.root, e));
+    let all: Vec<String> = left_out.chain(reached).collect();
+    for problem in &all {
+        note(problem);
+    }
+    all
+}
+
+/// The outcome of a delivery (or none) and the problems beside it.
+fn finish(output: Option<HookOutput>, problems: &[String]) -> Outcome {
+    match output {
+        Some(output) => Outcome::Output(output.with_problems(problems)),
+        None if problems.is_empty() => Outcome::Nothing,
+        None => Outcome::Output(HookOutput::default().with_problems(problems)),
+    }
+}
+
+/// A delivery that failed before anything was decided.
+fn failed(event: output::Event, kind: failure::Kind, detail: &str) -> Outcome {
+    note(detail);
+    Outcome::Output(failure::output(event, kind, detail))
+}

@@ -1,0 +1,95 @@
+//! What a hook prints. Codex validates the output against a schema with
+//! `additionalProperties: false` and silently drops all of it on one
+//! unknown key, a missing `hookEventName`, or any text around the JSON. So
+//! the output is built from these types only, never by hand, and nothing
+//! else is written to standard output.
+
+use serde::Serialize;
+
+/// The hook events Rule Fairy answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    UserPromptSubmit,
+    PostToolUse,
+    SessionStart,
+}
+
+impl Event {
+    pub fn name(self) -> &'static str {
+        match self {
+            Event::UserPromptSubmit => "UserPromptSubmit",
+            Event::PostToolUse => "PostToolUse",
+            Event::SessionStart => "SessionStart",
+        }
+    }
+}
+
+/// One hook output. `systemMessage` is shown to the person (not sent to
+/// the model); the context goes to the model as a developer message. Post-
+/// edit context is plain context: `continue: false` would not stop the turn
+/// on Codex 0.169, it would only hide the tool's real result.
+#[derive(Debug, Default, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct HookOutput {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system_message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hook_specific_output: Option<SpecificOutput>,
+}
+
+#[derive(Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct SpecificOutput {
+    pub hook_event_name: &'static str,
+    pub additional_context: String,
+}
+
+impl HookOutput {
+    pub fn context(event: Event, text: String) -> HookOutput {
+        HookOutput {
+            system_message: None,
+            hook_specific_output: Some(SpecificOutput {
+                hook_event_name: event.name(),
+                additional_context: text,
+            }),
+        }
+    }
+
+    /// Adds problems for the person to see; several are joined by lines.
+    pub fn with_problems(mut self, problems: &[String]) -> HookOutput {
+        if !problems.is_empty() {
+            let mut lines: Vec<String> = self.system_message.take().into_iter().collect();
+            lines.extend(problems.iter().map(|p| format!("Rule Fairy: {p}")));
+            self.system_message = Some(lines.join("\n"));
+        }
+        self
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("hook outputs serialise")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_schema_keys() {
+        let plain = HookOutput::context(Event::PostToolUse, "ctx".into());
+        assert_eq!(
+            plain.to_json(),
+            r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx"}}"#
+        );
+        let warned = HookOutput::context(Event::SessionStart, "c".into())
+            .with_problems(&["a".into(), "b".into()]);
+        assert_eq!(
+            warned.to_json(),
+            r#"{"systemMessage":"Rule Fairy: a\nRule Fairy: b","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"c"}}"#
+        );
+        assert_eq!(
+            HookOutput::default().with_problems(&["m".into()]).to_json(),
+            r#"{"systemMessage":"Rule Fairy: m"}"#
+        );
+    }
+}

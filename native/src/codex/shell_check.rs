@@ -1,0 +1,69 @@
+//! The native half of the shell check (reference 5.4): ask git which files
+//! of the working tree differ from the index or are untracked, and keep
+//! those whose modification or inode change time is at or after the
+//! marker. What the answer means is the engine's (`shell`).
+
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::process::Command;
+
+use rule_fairy_engine::shell::{
+    candidate_paths, changed_since, parse_porcelain, project_paths, toplevel,
+};
+
+/// Project-relative paths changed at or after `marker_ms`, sorted. Outside
+/// git, none. A git failure is an error, and the caller then saves no new
+/// marker, so the next check covers the same window.
+pub fn changed_paths(project_root: &str, marker_ms: i64) -> Result<Vec<String>, String> {
+    let top = git(project_root, &["rev-parse", "--show-toplevel"], &[0, 128])?;
+    let Some(top) = toplevel(&String::from_utf8_lossy(&top)).map(str::to_string) else {
+        return Ok(Vec::new());
+    };
+    let status = git(
+        project_root,
+        &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
+        &[0],
+    )?;
+    let changed: Vec<String> = candidate_paths(&parse_porcelain(&status))
+        .into_iter()
+        .filter(|path| {
+            change_time_ms(&Path::new(&top).join(path))
+                .is_some_and(|changed| changed_since(marker_ms, changed))
+        })
+        .collect();
+    let real_top = std::fs::canonicalize(&top)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or(top);
+    Ok(project_paths(&real_top, project_root, &changed))
+}
+
+/// The later of a file's modification and inode change times, of the entry
+/// itself (a link is not followed). `mv` keeps the modification time; the
+/// change time is what shows a move. `None` when the file is gone.
+fn change_time_ms(path: &Path) -> Option<i64> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    let ms = |secs: i64, nanos: i64| secs * 1000 + nanos / 1_000_000;
+    Some(ms(meta.mtime(), meta.mtime_nsec()).max(ms(meta.ctime(), meta.ctime_nsec())))
+}
+
+/// Runs git in `dir`. `GIT_OPTIONAL_LOCKS=0` keeps `git status` from
+/// refreshing the index, so the check never takes a lock the agent's own
+/// git commands could trip over.
+fn git(dir: &str, args: &[&str], accepted: &[i32]) -> Result<Vec<u8>, String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .output()
+        .map_err(|e| format!("cannot run git {}: {e}", args[0]))?;
+    match out.status.code() {
+        Some(code) if accepted.contains(&code) => Ok(out.stdout),
+        _ => Err(format!(
+            "git {} failed ({}): {}",
+            args[0],
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )),
+    }
+}
