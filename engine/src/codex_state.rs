@@ -104,6 +104,14 @@ impl SessionState {
             .collect()
     }
 
+    /// The transcript got shorter than what was already read: it was
+    /// replaced or truncated, and the records describe a conversation that
+    /// is gone. Every rule is due again (once) rather than trusted to be
+    /// in a context nobody can see any more.
+    pub fn transcript_restarted(&mut self) {
+        self.injected.clear();
+    }
+
     /// Records `rules` as delivered now. Unknown metrics record as zero
     /// compactions and no size, so a later compaction still makes them due.
     pub fn record<S: AsRef<str>>(&mut self, rules: &[S], now: Option<&Metrics>) {
@@ -150,6 +158,14 @@ mod tests {
         assert_eq!(state.due(["a.mdc", "b.mdc"], None), vec!["b.mdc"]);
         // A rule recorded without a transcript, then a compaction counted.
         assert_eq!(state.due(["a.mdc"], Some(&metrics(5, 1))), vec!["a.mdc"]);
+    }
+
+    #[test]
+    fn a_restarted_transcript_makes_every_rule_due() {
+        let mut state = SessionState::default();
+        state.record(&["a.mdc"], Some(&metrics(100, 3)));
+        state.transcript_restarted();
+        assert_eq!(state.due(["a.mdc"], Some(&metrics(10, 0))), vec!["a.mdc"]);
     }
 
     #[test]

@@ -73,6 +73,13 @@ impl OpenSession {
         let path = self.transcript.as_ref()?;
         match transcript_file::scan(path, self.state.transcript_scan) {
             Ok(scanned) => {
+                if scanned.restarted {
+                    note(&format!(
+                        "{}: the transcript is shorter than before (replaced or truncated); rules will be delivered again",
+                        path.display()
+                    ));
+                    self.state.transcript_restarted();
+                }
                 self.state.transcript_scan = scanned.cursor;
                 Some(Metrics {
                     size: Some(scanned.size),

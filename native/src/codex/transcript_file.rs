@@ -16,6 +16,9 @@ const CHUNK: usize = 1 << 20;
 pub struct Scanned {
     pub size: u64,
     pub cursor: ScanCursor,
+    /// The file was shorter than what was read before, and was read again
+    /// from the start.
+    pub restarted: bool,
 }
 
 /// Scans `path` from `cursor` to the size it had when opened (what Codex
@@ -27,6 +30,7 @@ pub fn scan(path: &Path, cursor: ScanCursor) -> io::Result<Scanned> {
         return Err(io::Error::other("not a regular file"));
     }
     let size = meta.len();
+    let restarted = cursor.scanned_bytes > size;
     let mut cursor = resume(cursor, size);
     file.seek(SeekFrom::Start(cursor.scanned_bytes))?;
     let mut remaining = size - cursor.scanned_bytes;
@@ -45,7 +49,11 @@ pub fn scan(path: &Path, cursor: ScanCursor) -> io::Result<Scanned> {
         pending.drain(..(next.scanned_bytes - cursor.scanned_bytes) as usize);
         cursor = next;
     }
-    Ok(Scanned { size, cursor })
+    Ok(Scanned {
+        size,
+        cursor,
+        restarted,
+    })
 }
 
 #[cfg(test)]
@@ -95,6 +103,8 @@ mod tests {
         std::fs::write(&path, RECORD).unwrap();
         let second = scan(&path, first.cursor).unwrap();
         assert_eq!(second.cursor.compaction_count, 1);
+        assert!(second.restarted);
+        assert!(!first.restarted);
     }
 
     #[test]

@@ -1,0 +1,257 @@
+//! The Codex plugin as shipped: manifests Codex 0.169 loads hooks from, and
+//! the launcher that finds the binary or says it is missing.
+
+mod codex_support;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use codex_support::*;
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn json_file(rel: &str) -> Value {
+    let text = fs::read_to_string(repo().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+#[test]
+fn the_manifests_point_codex_at_its_own_hooks() {
+    // A root plugin.json makes Codex load no hooks at all.
+    assert!(!repo().join("plugin.json").exists());
+    let plugin = json_file(".codex-plugin/plugin.json");
+    // Without the leading ./ Codex silently falls back to hooks/hooks.json,
+    // which is Claude Code's registration.
+    assert_eq!(plugin["hooks"], "./hooks/codex-hooks.json");
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(plugin["version"], version);
+    let market = json_file(".claude-plugin/marketplace.json");
+    let entry = market["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == plugin["name"])
+        .expect("the marketplace lists the plugin");
+    assert_eq!(entry["source"], "./");
+    assert_eq!(entry["version"], version);
+}
+
+#[test]
+fn every_handler_is_unlimited_and_runs_a_real_subcommand() {
+    let hooks = json_file("hooks/codex-hooks.json");
+    let events = hooks["hooks"].as_object().unwrap();
+    let mut seen = Vec::new();
+    for (event, groups) in events {
+        for group in groups.as_array().unwrap() {
+            for handler in group["hooks"].as_array().unwrap() {
+                assert_eq!(handler["type"], "command");
+                // Codex cuts context past 2,500 tokens to a preview otherwise.
+                assert_eq!(handler["additionalContextLimit"], 0, "{event}");
+                let command = handler["command"].as_str().unwrap();
+                let args = command
+                    .strip_prefix("\"${PLUGIN_ROOT}/hooks/run\" ")
+                    .unwrap_or_else(|| panic!("{event}: {command}"));
+                seen.push((event.clone(), args.to_string(), group["matcher"].clone()));
+            }
+        }
+    }
+    seen.sort_by(|a, b| a.0.cmp(&b.0));
+    let names: Vec<(&str, &str)> = seen
+        .iter()
+        .map(|(e, a, _)| (e.as_str(), a.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            ("PostToolUse", "codex post-tool"),
+            ("SessionStart", "codex session-start"),
+            ("UserPromptSubmit", "codex prompt"),
+        ]
+    );
+    assert_eq!(seen[1].2, "compact");
+    // Each subcommand exists: blank input is answered with nothing, exit 0.
+    for (_, args, _) in &seen {
+        let hook = args.strip_prefix("codex ").unwrap();
+        let out = run_hook(&repo(), hook, b"", &[]);
+        assert_eq!(out.status.code(), Some(0), "{hook}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn the_post_tool_matcher_takes_shell_patch_and_mcp_edit_tools() {
+    let hooks = json_file("hooks/codex-hooks.json");
+    let matcher = hooks["hooks"]["PostToolUse"][0]["matcher"]
+        .as_str()
+        .unwrap();
+    // Codex matches the whole tool name, case-sensitively.
+    let whole = |name: &str| {
+        let anchored = format!("^(?:{matcher})$");
+        regex_lite_match(&anchored, name)
+    };
+    for name in [
+        "Bash",
+        "apply_patch",
+        "Edit",
+        "Write",
+        "mcp__fs__edit_file",
+        "mcp__x__write",
+        "mcp__git__apply_patch",
+    ] {
+        assert!(whole(name), "{name}");
+    }
+    for name in [
+        "bash",
+        "exec_command",
+        "Read",
+        "mcp__fs__read_file",
+        "view_image",
+    ] {
+        assert!(!whole(name), "{name}");
+    }
+}
+
+/// The matcher's dialect is small enough to check with the shell's own
+/// extended regular expressions, avoiding a regex dependency for one test.
+fn regex_lite_match(pattern: &str, name: &str) -> bool {
+    let pattern = pattern.replace("(?:", "(");
+    Command::new("grep")
+        .args(["-qE", &pattern])
+        .stdin(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(format!("{name}\n").as_bytes())?;
+            child.wait()
+        })
+        .unwrap()
+        .success()
+}
+
+/// A copy of the launcher in a plugin directory of its own, so it cannot
+/// find this checkout's builds.
+fn installed_launcher() -> tempfile::TempDir {
+    let plugin = tempfile::tempdir().unwrap();
+    fs::create_dir(plugin.path().join("hooks")).unwrap();
+    fs::copy(repo().join("hooks/run"), plugin.path().join("hooks/run")).unwrap();
+    plugin
+}
+
+fn launch(
+    plugin: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    stdin: &[u8],
+) -> std::process::Output {
+    let project = Project::new();
+    project.rule("base.mdc", "---\nalwaysApply: true\n---\n# Base");
+    launch_in(&project, plugin, args, env, stdin)
+}
+
+fn launch_in(
+    project: &Project,
+    plugin: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    stdin: &[u8],
+) -> std::process::Output {
+    let home = tempfile::tempdir().unwrap();
+    let mut command = Command::new(plugin.join("hooks/run"));
+    command
+        .args(args)
+        .current_dir(project.root())
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", home.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().unwrap();
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(stdin).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn the_launcher_says_so_when_the_binary_is_missing() {
+    let plugin = installed_launcher();
+    let input = prompt_input("s1", "hi", None).to_string();
+    let out = launch(plugin.path(), &["codex", "prompt"], &[], input.as_bytes());
+    let context = codex_accepts(PROMPT, &out).expect("the person is told");
+    assert!(
+        context.starts_with("[rule-fairy error: the rule-fairy program was not found]\n"),
+        "{context}"
+    );
+    assert!(context.contains("cargo install --locked --git"));
+    let message: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(message["systemMessage"]
+        .as_str()
+        .unwrap()
+        .contains("not found"));
+    assert!(stderr(&out).contains("was not found"));
+    let start = session_start_input("s1", "compact", None).to_string();
+    let out = launch(
+        plugin.path(),
+        &["codex", "session-start"],
+        &[],
+        start.as_bytes(),
+    );
+    assert!(codex_accepts(SESSION_START, &out).is_some());
+    // After a tool call it fails the hook rather than repeat the entry.
+    let out = launch(plugin.path(), &["codex", "post-tool"], &[], b"{}");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_launcher_runs_the_binary_and_never_exits_2() {
+    let plugin = installed_launcher();
+    let binary = env!("CARGO_BIN_EXE_rule-fairy");
+    let input = prompt_input("s1", "hi", None).to_string();
+    let project = Project::new();
+    project.rule("base.mdc", "---\nalwaysApply: true\n---\n# Base");
+    let out = launch_in(
+        &project,
+        plugin.path(),
+        &["codex", "prompt"],
+        &[("RULE_FAIRY_BIN", binary)],
+        input.as_bytes(),
+    );
+    assert_eq!(
+        injected(&codex_accepts(PROMPT, &out).unwrap()),
+        vec!["base.mdc"]
+    );
+    // The launcher tells the binary where the plugin is installed, and the
+    // binary records it in the project, never in the plugin.
+    let recorded = fs::read_to_string(project.state_dir().join("plugin-root")).unwrap();
+    assert_eq!(
+        fs::canonicalize(recorded.trim_end()).unwrap(),
+        fs::canonicalize(plugin.path()).unwrap()
+    );
+    assert_eq!(fs::read_dir(plugin.path()).unwrap().count(), 1);
+    // A binary too old to know a subcommand exits 2 (usage), which would
+    // make Codex drop the prompt; the launcher turns it into a failure.
+    let out = launch(
+        plugin.path(),
+        &["codex", "no-such-hook"],
+        &[("RULE_FAIRY_BIN", binary)],
+        b"{}",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+}
