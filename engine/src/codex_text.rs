@@ -67,11 +67,13 @@ mod tests {
                 name: "base.mdc".into(),
                 always_apply: true,
                 keywords: vec![],
+                durable: true,
             },
             PromptMatch {
                 name: "widget.mdc".into(),
                 always_apply: false,
                 keywords: vec!["widget".into()],
+                durable: true,
             },
         ];
         assert_eq!(

@@ -4,12 +4,13 @@
 
 use crate::edn::{self, Edn, Value};
 use crate::error::{Error, Place, Result};
+use crate::formats::{self, Format};
 use crate::fs::FileSource;
 use crate::paths;
 
 pub const CONFIG_FILE: &str = "rule-fairy.edn";
 
-const TOP_LEVEL_KEYS: &[&str] = &["rules", "instructions", "shell-hook"];
+const TOP_LEVEL_KEYS: &[&str] = &["rules", "instructions", "shell-hook", "formats"];
 pub const DEFAULT_RULE_DIRS: &[&str] = &[".cursor/rules"];
 pub const DEFAULT_RULE_EXTENSIONS: &[&str] = &[".mdc"];
 pub const DEFAULT_INSTRUCTION_FILES: &[&str] = &[
@@ -46,6 +47,8 @@ pub struct RulesSource {
     pub root: String,
     pub dirs: Vec<String>,
     pub extensions: Vec<String>,
+    /// Other hosts' rule layouts switched on by `:formats`, in that order.
+    pub formats: Vec<Format>,
 }
 
 /// Whether each harness's shell hook is on.
@@ -218,7 +221,48 @@ impl Config {
             root: root.to_string(),
             dirs,
             extensions,
+            formats: self.formats()?,
         })
+    }
+
+    /// The other hosts' rule layouts `:formats` switches on, like
+    /// `[:claude :copilot]`.
+    pub fn formats(&self) -> Result<Vec<Format>> {
+        let Some(value) = self.get("formats") else {
+            return Ok(Vec::new());
+        };
+        let known = formats::LAYOUTS
+            .iter()
+            .map(|l| format!(":{}", l.key))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let items = value.value.as_sequential().ok_or_else(|| {
+            at(
+                &self.file,
+                value.line,
+                format!(
+                    ":formats in rule-fairy.edn must be a vector of rule formats, like [{known}]"
+                ),
+            )
+        })?;
+        let mut chosen = Vec::new();
+        for item in items {
+            let layout = match &item.value {
+                Value::Keyword(key) => formats::layout(key),
+                _ => None,
+            };
+            let Some(layout) = layout else {
+                return Err(at(
+                    &self.file,
+                    item.line,
+                    format!("Unknown rule format in rule-fairy.edn: {item} (known: {known})"),
+                ));
+            };
+            if !chosen.contains(&layout.format) {
+                chosen.push(layout.format);
+            }
+        }
+        Ok(chosen)
     }
 
     /// The shell-hook switch per harness (reference 1.1, `:shell-hook`).
@@ -390,6 +434,32 @@ mod tests {
         assert_eq!(err.place, Some(Place::line(CONFIG_FILE, 3)));
         let syntax = Config::parse("{:rules\n {:dirs [\"a\"}}").unwrap_err();
         assert_eq!(syntax.place, Some(Place::line(CONFIG_FILE, 2)));
+    }
+
+    #[test]
+    fn formats_switch_on_other_hosts_layouts() {
+        let config = Config::parse("{:formats [:claude :copilot :claude]}").unwrap();
+        assert_eq!(
+            config.rules_source("/p").unwrap().formats,
+            vec![Format::Claude, Format::Copilot]
+        );
+        assert!(Config::default()
+            .rules_source("/p")
+            .unwrap()
+            .formats
+            .is_empty());
+        let unknown = Config::parse("{:formats [:cursorrules]}")
+            .unwrap()
+            .rules_source("/p")
+            .unwrap_err();
+        assert_eq!(unknown.message, "Unknown rule format in rule-fairy.edn: :cursorrules (known: :claude :copilot :windsurf :cline :opencode)");
+        let shape = Config::parse("{:formats :claude}")
+            .unwrap()
+            .formats()
+            .unwrap_err();
+        assert!(shape
+            .message
+            .starts_with(":formats in rule-fairy.edn must be a vector of rule formats"));
     }
 
     #[test]

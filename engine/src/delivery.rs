@@ -5,12 +5,13 @@
 
 use crate::block::{Block, RenderError};
 use crate::codex_text::{self, EditSource};
+use crate::conditions::Facts;
 use crate::error::Error;
 use crate::fit::{fit_delivery, Delivery};
 use crate::frames::FrameLimits;
 use crate::fs::FileSource;
 use crate::imports::{render_blocks, render_full};
-use crate::index::PromptMatch;
+use crate::index::{PathMatches, PromptMatch};
 use crate::paths;
 use crate::prefix::{ChangedPath, Trigger};
 use crate::project::Project;
@@ -23,19 +24,53 @@ pub struct Selection {
     pub trigger: Trigger,
     /// Distinct rule names in match order.
     pub rules: Vec<String>,
+    /// The selected rules that depend on per-turn facts (branch, model,
+    /// agent, tools): delivered every time they hold, never recorded.
+    pub ephemeral: Vec<String>,
     /// The paths that selected at least one rule, in event order (edits).
     pub matched_paths: Vec<String>,
-    /// Invalid globs the event reached; the rules listed still matched.
+    /// Invalid globs or patterns the event reached; the rules listed still
+    /// matched.
     pub errors: Vec<Error>,
 }
 
-/// A prompt: always-on and keyword rules, in name order.
+impl Selection {
+    /// The rules to deliver now, in match order: every ephemeral rule, and
+    /// each durable rule that `delivered` does not already hold (in the
+    /// conversation, the recent record, or Codex's ledger). One decision,
+    /// so both hosts treat durable and ephemeral rules alike.
+    pub fn due(&self, delivered: impl Fn(&str) -> bool) -> Vec<String> {
+        self.rules
+            .iter()
+            .filter(|name| self.ephemeral.contains(name) || !delivered(name))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether a rule may be recorded as delivered.
+    pub fn is_durable(&self, name: &str) -> bool {
+        !self.ephemeral.contains(&name.to_string())
+    }
+}
+
+/// A prompt: always-on and keyword rules, in name order, with no facts.
 pub fn select_prompt(project: &Project, prompt: &str) -> Selection {
-    let matches = project.index.match_prompt(prompt);
+    select_prompt_with(project, prompt, &Facts::default())
+}
+
+/// A prompt, with the session's facts for the rules' conditions.
+pub fn select_prompt_with(project: &Project, prompt: &str, facts: &Facts) -> Selection {
+    let matches = project.index.match_prompt_with(prompt, facts);
     let rules = matches.iter().map(|m| m.name.clone()).collect();
+    let ephemeral = matches
+        .iter()
+        .filter(|m| !m.durable)
+        .map(|m| m.name.clone())
+        .collect();
     Selection {
         trigger: Trigger::Prompt(matches),
         rules,
+        ephemeral,
         matched_paths: Vec::new(),
         errors: Vec::new(),
     }
@@ -48,39 +83,119 @@ pub fn select_edit<S: AsRef<str>>(project: &Project, edited: &[S]) -> Selection 
         .iter()
         .map(|p| paths::normalize_for_match(p.as_ref()))
         .collect();
-    let matches = project.index.match_paths(&edited);
+    edit_selection(&edited, project.index.match_paths(&edited))
+}
+
+/// Edited paths with the session's facts; file contents for `fileContains`
+/// are read through `fs` (relative to the project root) when some rule
+/// needs them, at most once per path.
+pub fn select_edit_with<S: AsRef<str>>(
+    fs: &dyn FileSource,
+    project: &Project,
+    edited: &[S],
+    facts: &Facts,
+) -> Selection {
+    let edited: Vec<String> = edited
+        .iter()
+        .map(|p| paths::normalize_for_match(p.as_ref()))
+        .collect();
+    let contents = read_contents(fs, project, &edited);
+    edit_selection(
+        &edited,
+        project
+            .index
+            .match_paths_with(&edited, facts, contents.as_deref()),
+    )
+}
+
+fn edit_selection(edited: &[String], matches: PathMatches) -> Selection {
     let matched_paths = edited
         .iter()
         .filter(|path| {
             matches
                 .rules
                 .iter()
-                .any(|m| m.hits.iter().any(|hit| &hit.path == *path))
+                .any(|m| m.paths().contains(&path.as_str()))
         })
         .cloned()
         .fold(Vec::new(), push_distinct);
     let trigger = Trigger::Edit {
         path: matched_paths.join(", "),
     };
+    selection(trigger, matched_paths, matches)
+}
+
+fn selection(trigger: Trigger, matched_paths: Vec<String>, matches: PathMatches) -> Selection {
+    let ephemeral = matches
+        .rules
+        .iter()
+        .filter(|m| !m.durable)
+        .map(|m| m.name.clone())
+        .collect();
     let rules = matches.rules.into_iter().map(|m| m.name).collect();
     Selection {
         trigger,
         rules,
+        ephemeral,
         matched_paths,
         errors: matches.errors,
     }
 }
 
+/// The contents of edited files when some rule tests them; a file that
+/// cannot be read (deleted, not text) has none, so its `fileContains`
+/// conditions do not hold.
+fn read_contents(
+    fs: &dyn FileSource,
+    project: &Project,
+    edited: &[String],
+) -> Option<Vec<Option<String>>> {
+    project.index.needs_contents().then(|| {
+        edited
+            .iter()
+            .map(|path| {
+                let bytes = fs.read(&paths::join(&project.root, path)).ok()?;
+                String::from_utf8(bytes).ok()
+            })
+            .collect()
+    })
+}
+
 /// Paths a shell command changed: sorted, each path's rules in name order,
 /// each rule once (reference 2.6, shell).
 pub fn select_shell<S: AsRef<str>>(project: &Project, changed: &[S]) -> Selection {
+    let sorted = sorted_paths(changed);
+    shell_selection(&sorted, project.index.match_paths(&sorted))
+}
+
+/// Shell changes with the session's facts and `fileContains` contents.
+pub fn select_shell_with<S: AsRef<str>>(
+    fs: &dyn FileSource,
+    project: &Project,
+    changed: &[S],
+    facts: &Facts,
+) -> Selection {
+    let sorted = sorted_paths(changed);
+    let contents = read_contents(fs, project, &sorted);
+    shell_selection(
+        &sorted,
+        project
+            .index
+            .match_paths_with(&sorted, facts, contents.as_deref()),
+    )
+}
+
+fn sorted_paths<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
     let mut sorted: Vec<String> = changed
         .iter()
         .map(|p| paths::normalize_for_match(p.as_ref()))
         .collect();
     sorted.sort_by(|a, b| java_order(a, b));
     sorted.dedup();
-    let matches = project.index.match_paths(&sorted);
+    sorted
+}
+
+fn shell_selection(sorted: &[String], matches: PathMatches) -> Selection {
     let changed_paths: Vec<ChangedPath> = sorted
         .iter()
         .map(|path| ChangedPath {
@@ -88,20 +203,14 @@ pub fn select_shell<S: AsRef<str>>(project: &Project, changed: &[S]) -> Selectio
             rules: matches
                 .rules
                 .iter()
-                .filter(|m| m.hits.iter().any(|hit| &hit.path == path))
+                .filter(|m| m.paths().contains(&path.as_str()))
                 .map(|m| m.name.clone())
                 .collect(),
         })
         .filter(|c| !c.rules.is_empty())
         .collect();
     let matched_paths = changed_paths.iter().map(|c| c.path.clone()).collect();
-    let rules = matches.rules.into_iter().map(|m| m.name).collect();
-    Selection {
-        trigger: Trigger::Shell(changed_paths),
-        rules,
-        matched_paths,
-        errors: matches.errors,
-    }
+    selection(Trigger::Shell(changed_paths), matched_paths, matches)
 }
 
 fn push_distinct(mut list: Vec<String>, item: String) -> Vec<String> {

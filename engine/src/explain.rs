@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::conditions::{command_of, Facts, Outcome};
 use crate::error::Error;
 use crate::index::RuleIndex;
 
@@ -25,12 +26,24 @@ pub enum Reason {
     /// The first glob of the rule, in declaration order, that matched the path.
     #[serde(rename = "glob")]
     Glob { glob: String, path: String },
+    /// The first `fileContains` pattern that matched the path's content.
+    #[serde(rename = "fileContains")]
+    FileContains { pattern: String, path: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FiredRule {
     pub name: String,
     pub reasons: Vec<Reason>,
+    /// Every other condition the rule declares (command, project, os, ci,
+    /// branch, model, agent, tools): what it wanted, what the fact was, and
+    /// whether it held.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Outcome>,
+    /// `"ephemeral"` for rules on per-turn facts, delivered every turn they
+    /// hold and never recorded; absent for durable rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -43,10 +56,36 @@ pub struct Explanation {
     pub errors: Vec<Error>,
 }
 
+fn fired(
+    index: &RuleIndex,
+    name: String,
+    reasons: Vec<Reason>,
+    durable: bool,
+    facts: &Facts,
+    command: Option<&str>,
+) -> FiredRule {
+    let conditions = index
+        .conditions_of(&name)
+        .map(|c| c.fact_outcomes(facts, command))
+        .unwrap_or_default();
+    FiredRule {
+        name,
+        reasons,
+        conditions,
+        delivery: (!durable).then_some("ephemeral"),
+    }
+}
+
 /// The rules a prompt selects: always-on and keyword matches, in name order.
 pub fn explain_prompt(index: &RuleIndex, prompt: &str) -> Explanation {
+    explain_prompt_with(index, prompt, &Facts::default())
+}
+
+/// The rules a prompt selects given the session's facts.
+pub fn explain_prompt_with(index: &RuleIndex, prompt: &str, facts: &Facts) -> Explanation {
+    let command = facts.command.clone().or_else(|| command_of(prompt));
     let rules = index
-        .match_prompt(prompt)
+        .match_prompt_with(prompt, facts)
         .into_iter()
         .map(|m| {
             let mut reasons = Vec::new();
@@ -58,10 +97,7 @@ pub fn explain_prompt(index: &RuleIndex, prompt: &str) -> Explanation {
                     keywords: m.keywords,
                 });
             }
-            FiredRule {
-                name: m.name,
-                reasons,
-            }
+            fired(index, m.name, reasons, m.durable, facts, command.as_deref())
         })
         .collect();
     Explanation {
@@ -74,20 +110,38 @@ pub fn explain_prompt(index: &RuleIndex, prompt: &str) -> Explanation {
 /// The rules edited paths select: paths in the order given, each path's
 /// rules in name order, each rule once with every path that reached it.
 pub fn explain_paths<S: AsRef<str>>(index: &RuleIndex, paths: &[S]) -> Explanation {
-    let matches = index.match_paths(paths);
+    explain_paths_with(index, paths, &Facts::default(), None)
+}
+
+/// Edited paths with the session's facts and, for `fileContains`, each
+/// path's content (same order as `paths`).
+pub fn explain_paths_with<S: AsRef<str>>(
+    index: &RuleIndex,
+    paths: &[S],
+    facts: &Facts,
+    contents: Option<&[Option<String>]>,
+) -> Explanation {
+    let matches = index.match_paths_with(paths, facts, contents);
     let rules = matches
         .rules
         .into_iter()
-        .map(|m| FiredRule {
-            name: m.name,
-            reasons: m
-                .hits
-                .into_iter()
-                .map(|hit| Reason::Glob {
-                    glob: hit.glob,
-                    path: hit.path,
-                })
-                .collect(),
+        .map(|m| {
+            let globs = m.hits.into_iter().map(|hit| Reason::Glob {
+                glob: hit.glob,
+                path: hit.path,
+            });
+            let contents = m.contents.into_iter().map(|hit| Reason::FileContains {
+                pattern: hit.pattern,
+                path: hit.path,
+            });
+            fired(
+                index,
+                m.name,
+                globs.chain(contents).collect(),
+                m.durable,
+                facts,
+                facts.command.as_deref(),
+            )
         })
         .collect();
     Explanation {

@@ -195,14 +195,14 @@ fn yaml_sequence(text: &str) -> Result<FieldValue, String> {
     let Value::Sequence(items) = value else {
         return Err("not a sequence".to_string());
     };
+    // Items that are not text (`123`, `true`, `~`) are dropped, as
+    // opencode-rules drops them: no glob, term or name is meant by them.
     items
         .into_iter()
-        .map(|item| match item {
-            Value::String(s) => Ok(s),
-            Value::Number(n) => Ok(n.to_string()),
-            Value::Bool(b) => Ok(b.to_string()),
-            Value::Null => Ok(String::new()),
-            _ => Err("list items must be plain text".to_string()),
+        .filter_map(|item| match item {
+            Value::String(s) => Some(Ok(s)),
+            Value::Number(_) | Value::Bool(_) | Value::Null => None,
+            _ => Some(Err("list items must be plain text".to_string())),
         })
         .collect::<Result<Vec<_>, _>>()
         .map(FieldValue::List)

@@ -1,9 +1,16 @@
-//! The rule index: every rule's globs in one [`GlobIndex`] and every
-//! keyword into one automaton, built once and reused for every event until
-//! a rule file changes.
+//! The rule index: every rule's globs in one [`GlobIndex`], every keyword
+//! in one automaton, every rule's other conditions compiled once; built once
+//! and reused for every event until a rule file changes.
+//!
+//! A rule fires when its declared conditions combine to true: any of them
+//! (the default) or all of them (`match: all`). A prompt event tests
+//! alwaysApply, keywords and the facts; a path event tests globs,
+//! `fileContains` and the facts, and selects only rules for which a path
+//! condition held, so a rule is delivered for the path that reached it.
 
 use serde::Serialize;
 
+use crate::conditions::{command_of, Compiled, Facts};
 use crate::error::{Error, Place};
 use crate::glob;
 use crate::glob_index::GlobIndex;
@@ -21,6 +28,37 @@ struct Entry {
     trigger: Option<(Vec<usize>, Vec<usize>)>,
     /// Position of the first glob that does not compile, and its error.
     first_invalid: Option<(usize, Error)>,
+    conditions: Compiled,
+}
+
+impl Entry {
+    fn durable(&self) -> bool {
+        !self.conditions.conditions.is_ephemeral()
+    }
+
+    fn match_all(&self) -> bool {
+        self.conditions.conditions.match_all
+    }
+}
+
+/// Folds the outcomes of a rule's declared conditions.
+#[derive(Default)]
+struct Verdict {
+    declared: bool,
+    any: bool,
+    failed: bool,
+}
+
+impl Verdict {
+    fn note(&mut self, held: bool) {
+        self.declared = true;
+        self.any |= held;
+        self.failed |= !held;
+    }
+
+    fn fires(&self, match_all: bool) -> bool {
+        self.declared && if match_all { !self.failed } else { self.any }
+    }
 }
 
 /// A rule selected by a prompt, with why (reference 2.4).
@@ -30,6 +68,9 @@ pub struct PromptMatch {
     pub always_apply: bool,
     /// Matched any-of terms in declaration order, then matched required terms.
     pub keywords: Vec<String>,
+    /// Delivered once and recorded; false for rules on per-turn facts
+    /// (branch, model, agent, tools), delivered every turn they hold.
+    pub durable: bool,
 }
 
 /// A rule selected by one or more paths, with the first glob (in
@@ -38,11 +79,38 @@ pub struct PromptMatch {
 pub struct PathMatch {
     pub name: String,
     pub hits: Vec<GlobHit>,
+    /// The `fileContains` patterns that matched a path's content.
+    pub contents: Vec<ContentHit>,
+    pub durable: bool,
+}
+
+impl PathMatch {
+    /// The paths that selected the rule, in event order, each once.
+    pub fn paths(&self) -> Vec<&str> {
+        let mut paths: Vec<&str> = Vec::new();
+        for path in self
+            .hits
+            .iter()
+            .map(|h| h.path.as_str())
+            .chain(self.contents.iter().map(|h| h.path.as_str()))
+        {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+        paths
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GlobHit {
     pub glob: String,
+    pub path: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ContentHit {
+    pub pattern: String,
     pub path: String,
 }
 
@@ -63,11 +131,14 @@ pub struct RuleIndex {
     /// For each glob in the index: (entry, position among the rule's globs).
     owners: Vec<(usize, usize)>,
     keywords: KeywordMatcher,
+    /// Some rule tests file contents, so path events need them.
+    needs_contents: bool,
 }
 
 impl RuleIndex {
-    /// Builds the index over rules in name order. Invalid globs do not stop
-    /// the build; they are reported when a path reaches them.
+    /// Builds the index over rules in name order. Invalid globs and
+    /// patterns do not stop the build; they are reported when an event
+    /// reaches them.
     pub fn build(rules: &[Rule]) -> RuleIndex {
         let keywords = KeywordMatcher::new(
             rules
@@ -109,14 +180,16 @@ impl RuleIndex {
                     .as_ref()
                     .map(|t| (ids(&t.any_of), ids(&t.requires))),
                 first_invalid,
+                conditions: Compiled::new(&rule.conditions),
             });
         }
-        let globs = GlobIndex::new(compiled);
+        let needs_contents = entries.iter().any(|e| e.conditions.has_file_contains());
         RuleIndex {
             entries,
-            globs,
+            globs: GlobIndex::new(compiled),
             owners,
             keywords,
+            needs_contents,
         }
     }
 
@@ -128,101 +201,212 @@ impl RuleIndex {
         self.entries.is_empty()
     }
 
-    /// Every always-on or keyword-matched rule, in name order (reference 2.4).
+    /// Whether some rule tests an edited file's content, so a path event
+    /// should read the files it names.
+    pub fn needs_contents(&self) -> bool {
+        self.needs_contents
+    }
+
+    /// Every always-on or keyword-matched rule, in name order (reference
+    /// 2.4), with no facts known.
     pub fn match_prompt(&self, prompt: &str) -> Vec<PromptMatch> {
+        self.match_prompt_with(prompt, &Facts::default())
+    }
+
+    /// The rules a prompt selects given the session's facts, in name order.
+    pub fn match_prompt_with(&self, prompt: &str, facts: &Facts) -> Vec<PromptMatch> {
         let found = self.keywords.scan(prompt);
-        let term = |id: &usize| self.keywords.terms()[*id].clone();
+        let derived = command_of(prompt);
+        let command = facts.command.as_deref().or(derived.as_deref());
         self.entries
             .iter()
             .filter_map(|entry| {
-                let keywords = match &entry.trigger {
-                    Some((any_of, requires))
-                        if requires.iter().all(|id| found[*id])
-                            && any_of.iter().any(|id| found[*id]) =>
-                    {
-                        any_of
-                            .iter()
-                            .chain(requires)
-                            .filter(|id| found[**id])
-                            .map(term)
-                            .collect()
-                    }
-                    _ if entry.always_apply => Vec::new(),
-                    _ => return None,
-                };
-                Some(PromptMatch {
+                let mut verdict = Verdict::default();
+                if entry.always_apply {
+                    verdict.note(true);
+                }
+                let keywords = self.prompt_terms(entry, &found);
+                if entry.trigger.is_some() {
+                    verdict.note(keywords.is_some());
+                }
+                // No path at a prompt: a path condition does not hold.
+                if !entry.globs.is_empty() || entry.first_invalid.is_some() {
+                    verdict.note(false);
+                }
+                if entry.conditions.has_file_contains() {
+                    verdict.note(false);
+                }
+                entry
+                    .conditions
+                    .each_fact_condition(facts, command, &mut |_, held| verdict.note(held));
+                verdict.fires(entry.match_all()).then(|| PromptMatch {
                     name: entry.name.clone(),
                     always_apply: entry.always_apply,
-                    keywords,
+                    keywords: keywords.unwrap_or_default(),
+                    durable: entry.durable(),
                 })
             })
             .collect()
     }
 
+    /// The matched terms when the rule's prompt trigger holds.
+    fn prompt_terms(&self, entry: &Entry, found: &[bool]) -> Option<Vec<String>> {
+        let (any_of, requires) = entry.trigger.as_ref()?;
+        let holds = requires.iter().all(|id| found[*id]) && any_of.iter().any(|id| found[*id]);
+        holds.then(|| {
+            any_of
+                .iter()
+                .chain(requires)
+                .filter(|id| found[**id])
+                .map(|id| self.keywords.terms()[*id].clone())
+                .collect()
+        })
+    }
+
+    /// The rules each path selects, with no facts known and no contents.
+    pub fn match_paths<S: AsRef<str>>(&self, paths: &[S]) -> PathMatches {
+        self.match_paths_with(paths, &Facts::default(), None)
+    }
+
     /// The rules each path selects: paths in the order given, each path's
     /// rules in name order, a rule listed once with every path that reached
     /// it (reference 2.3, 2.6). Callers sort the paths where the event
-    /// calls for it (shell changes).
-    pub fn match_paths<S: AsRef<str>>(&self, paths: &[S]) -> PathMatches {
+    /// calls for it (shell changes). `contents`, when given, holds each
+    /// path's file content (same order as `paths`) for `fileContains`.
+    pub fn match_paths_with<S: AsRef<str>>(
+        &self,
+        paths: &[S],
+        facts: &Facts,
+        contents: Option<&[Option<String>]>,
+    ) -> PathMatches {
         let mut result = PathMatches::default();
         let mut slot: Vec<Option<usize>> = vec![None; self.entries.len()];
-        for path in paths {
+        let report = |errors: &mut Vec<Error>, error: &Error| {
+            if !errors.contains(error) {
+                errors.push(error.clone());
+            }
+        };
+        for (path_index, path) in paths.iter().enumerate() {
             let path = paths::normalize_for_match(path.as_ref());
             if path.is_empty() {
                 continue;
             }
-            // The first matching glob of each rule, in declaration order.
-            let mut first: Vec<Option<usize>> = vec![None; self.entries.len()];
-            let (matched, uncompiled) = self.globs.matches(&path);
-            for glob_id in matched {
-                let (entry, position) = self.owners[glob_id];
-                if first[entry].is_none_or(|p| position < p) {
-                    first[entry] = Some(position);
-                }
-            }
-            // A glob the regex engine refused (too large) is as invalid as a
-            // malformed one, found late.
-            for glob_id in uncompiled {
-                let (entry, position) = self.owners[glob_id];
-                let (rule, spec) = (&self.entries[entry], &self.entries[entry].globs[position]);
-                let error = Error::at(
-                    Place::line(&rule.path, spec.line),
-                    format!("Invalid rule glob: {}", spec.pattern),
-                );
-                if !result.errors.contains(&error) {
-                    result.errors.push(error);
-                }
-            }
+            let content = contents
+                .and_then(|c| c.get(path_index))
+                .and_then(|c| c.as_deref());
+            let first = self.first_globs(&path, &mut result.errors);
             for (index, entry) in self.entries.iter().enumerate() {
-                let matched = first[index];
+                let mut glob_held = first[index];
                 // The reference tries globs in order and fails on the first
                 // invalid one it reaches before a match.
                 if let Some((invalid_at, error)) = &entry.first_invalid {
-                    if matched.is_none_or(|p| p > *invalid_at) {
-                        if !result.errors.contains(error) {
-                            result.errors.push(error.clone());
-                        }
-                        continue;
+                    if glob_held.is_none_or(|p| p > *invalid_at) {
+                        report(&mut result.errors, error);
+                        glob_held = None;
                     }
                 }
-                let Some(position) = matched else { continue };
-                let hit = GlobHit {
-                    glob: entry.globs[position].pattern.clone(),
-                    path: path.clone(),
-                };
-                match slot[index] {
-                    Some(at) => result.rules[at].hits.push(hit),
-                    None => {
-                        slot[index] = Some(result.rules.len());
-                        result.rules.push(PathMatch {
-                            name: entry.name.clone(),
-                            hits: vec![hit],
-                        });
+                let content_held = match (
+                    &entry.conditions.invalid_pattern,
+                    entry.conditions.has_file_contains(),
+                ) {
+                    (Some((pattern, line, why)), _) => {
+                        let message = format!("Invalid fileContains pattern: {pattern} ({why})");
+                        report(
+                            &mut result.errors,
+                            &Error::at(Place::line(&entry.path, *line), message),
+                        );
+                        None
                     }
+                    (None, true) => content.and_then(|c| entry.conditions.content_match(c)),
+                    (None, false) => None,
+                };
+                if glob_held.is_none() && content_held.is_none() {
+                    continue;
+                }
+                if !self.path_rule_fires(entry, glob_held.is_some(), content_held.is_some(), facts)
+                {
+                    continue;
+                }
+                let at = *slot[index].get_or_insert_with(|| {
+                    result.rules.push(PathMatch {
+                        name: entry.name.clone(),
+                        hits: Vec::new(),
+                        contents: Vec::new(),
+                        durable: entry.durable(),
+                    });
+                    result.rules.len() - 1
+                });
+                if let Some(position) = glob_held {
+                    result.rules[at].hits.push(GlobHit {
+                        glob: entry.globs[position].pattern.clone(),
+                        path: path.clone(),
+                    });
+                }
+                if let Some(pattern) = content_held {
+                    result.rules[at].contents.push(ContentHit {
+                        pattern: pattern.to_string(),
+                        path: path.clone(),
+                    });
                 }
             }
         }
         result
+    }
+
+    /// For each rule, the position of its first glob (in declaration
+    /// order) that matches the path.
+    fn first_globs(&self, path: &str, errors: &mut Vec<Error>) -> Vec<Option<usize>> {
+        let mut first: Vec<Option<usize>> = vec![None; self.entries.len()];
+        let (matched, uncompiled) = self.globs.matches(path);
+        for glob_id in matched {
+            let (entry, position) = self.owners[glob_id];
+            if first[entry].is_none_or(|p| position < p) {
+                first[entry] = Some(position);
+            }
+        }
+        // A glob the regex engine refused (too large) is as invalid as a
+        // malformed one, found late.
+        for glob_id in uncompiled {
+            let (entry, position) = self.owners[glob_id];
+            let (rule, spec) = (&self.entries[entry], &self.entries[entry].globs[position]);
+            let error = Error::at(
+                Place::line(&rule.path, spec.line),
+                format!("Invalid rule glob: {}", spec.pattern),
+            );
+            if !errors.contains(&error) {
+                errors.push(error);
+            }
+        }
+        first
+    }
+
+    fn path_rule_fires(
+        &self,
+        entry: &Entry,
+        glob_held: bool,
+        content_held: bool,
+        facts: &Facts,
+    ) -> bool {
+        let mut verdict = Verdict::default();
+        // alwaysApply and keywords belong to prompts (reference 2.3).
+        if entry.always_apply {
+            verdict.note(false);
+        }
+        if entry.trigger.is_some() {
+            verdict.note(false);
+        }
+        if !entry.globs.is_empty() {
+            verdict.note(glob_held);
+        }
+        if entry.conditions.has_file_contains() {
+            verdict.note(content_held);
+        }
+        entry
+            .conditions
+            .each_fact_condition(facts, facts.command.as_deref(), &mut |_, held| {
+                verdict.note(held)
+            });
+        verdict.fires(entry.match_all())
     }
 
     /// The invalid globs of every rule, found when the index was built.
@@ -230,6 +414,14 @@ impl RuleIndex {
         self.entries
             .iter()
             .filter_map(|e| e.first_invalid.as_ref().map(|(_, error)| error))
+    }
+
+    /// The compiled conditions of a rule, for `explain`.
+    pub fn conditions_of(&self, name: &str) -> Option<&Compiled> {
+        self.entries
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| &e.conditions)
     }
 }
 

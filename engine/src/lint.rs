@@ -1,22 +1,40 @@
 //! Lints for one rule file: the frontmatter mistakes that silently disable a
-//! rule in Cursor's dialect, each with its line and what to write instead.
+//! rule (in Cursor's dialect above all) and condition values that can never
+//! hold, each with its line and what to write instead.
 
+use crate::conditions::{compile_pattern, CONDITION_KEYS, PROJECT_TAGS};
 use crate::error::Place;
 use crate::finding::Finding;
+use crate::formats::{own_keys, Format};
 use crate::frontmatter::{Field, FieldValue, Frontmatter};
 use crate::glob;
 use crate::rule::{Rule, GLOB_KEYS};
 
-/// The keys the rule model reads.
-pub const KNOWN_KEYS: &[&str] = &[
-    "description",
+const LIST_KEYS: &[&str] = &[
     "globs",
     "paths",
-    "alwaysApply",
     "promptAnyOf",
     "promptRequires",
+    "applyTo",
+    "fileContains",
+    "keywords",
+    "command",
+    "project",
+    "os",
+    "branch",
+    "model",
+    "agent",
+    "tools",
 ];
-const LIST_KEYS: &[&str] = &["globs", "paths", "promptAnyOf", "promptRequires"];
+
+/// The keys a rule of `format` may carry: its own and the shared conditions.
+fn known_keys(format: Format) -> Vec<&'static str> {
+    own_keys(format)
+        .iter()
+        .chain(CONDITION_KEYS)
+        .copied()
+        .collect()
+}
 
 /// Every finding for one rule.
 pub fn lint_rule(rule: &Rule) -> Vec<Finding> {
@@ -36,7 +54,8 @@ pub fn lint_rule(rule: &Rule) -> Vec<Finding> {
         );
     }
     if let Some(fm) = doc.frontmatter.as_ref() {
-        lint_frontmatter(fm, &at, &mut out);
+        lint_frontmatter(fm, rule.format, &at, &mut out);
+        lint_conditions(fm, &at, &mut out);
     }
     lint_body(rule, &at, &mut out);
     out
@@ -50,8 +69,11 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
                 .contains(&f.key.to_lowercase().as_str())
         })
     });
-    let fires =
-        rule.always_apply || !rule.globs.is_empty() || rule.trigger.is_some() || has_trigger_key;
+    let fires = rule.always_apply
+        || !rule.globs.is_empty()
+        || rule.trigger.is_some()
+        || rule.conditions.declares_any()
+        || has_trigger_key;
     if rule.body().is_empty() && rule.document.frontmatter.is_none() {
         out.push(Finding::warning(at(1), "The rule file is empty"));
         return;
@@ -69,14 +91,31 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
         ));
     }
     if !fires && rule.document.unclosed_at.is_none() {
+        let (what, hint) = match rule.format {
+            Format::Copilot => ("it has no applyTo", "add `applyTo: \"<glob>\"`"),
+            Format::Windsurf => (
+                "its trigger is manual or model_decision, which only Windsurf's model can act on",
+                "use `trigger: always_on`, or `trigger: glob` with `globs:`, or add `keywords: [<terms>]`",
+            ),
+            _ => (
+                "it has no alwaysApply, globs or promptAnyOf",
+                "add `globs: <pattern>`, `promptAnyOf: <terms>` or `alwaysApply: true` to the frontmatter",
+            ),
+        };
         out.push(
-            Finding::warning(at(1), "The rule never fires on its own: it has no alwaysApply, globs or promptAnyOf")
-                .with_hint("add `globs: <pattern>`, `promptAnyOf: <terms>` or `alwaysApply: true` to the frontmatter"),
+            Finding::warning(at(1), format!("The rule never fires on its own: {what}"))
+                .with_hint(hint),
         );
     }
 }
 
-fn lint_frontmatter(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
+fn lint_frontmatter(
+    fm: &Frontmatter,
+    format: Format,
+    at: &dyn Fn(usize) -> Place,
+    out: &mut Vec<Finding>,
+) {
+    let known = known_keys(format);
     for ignored in &fm.ignored {
         lint_ignored_line(&ignored.text, at(ignored.line), out);
     }
@@ -96,10 +135,10 @@ fn lint_frontmatter(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec
                 ),
             ));
         }
-        lint_key(field, at(field.line), out);
+        lint_key(field, &known, at(field.line), out);
         if matches!(field.value, FieldValue::List(_))
             && !LIST_KEYS.contains(&field.key.as_str())
-            && KNOWN_KEYS.contains(&field.key.as_str())
+            && known.contains(&field.key.as_str())
         {
             out.push(Finding::error(
                 at(field.line),
@@ -109,6 +148,10 @@ fn lint_frontmatter(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec
                 ),
             ));
         }
+    }
+    // The rest are the mistakes of Cursor's raw `key: value` dialect.
+    if format != Format::Cursor {
+        return;
     }
     if let Some(field) = fm.get("alwaysApply") {
         lint_always_apply(field, at(field.line), out);
@@ -129,6 +172,86 @@ fn lint_frontmatter(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec
             Finding::warning(at(line), "promptRequires without promptAnyOf never selects the rule: it only narrows promptAnyOf")
                 .with_hint("add `promptAnyOf: <terms>`"),
         );
+    }
+}
+
+/// The shared condition keys: values that can never hold, patterns that
+/// do not compile, a `match` that is neither any nor all.
+fn lint_conditions(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
+    use crate::conditions::unquote;
+    if let Some(field) = fm.get("match") {
+        let value = field.value.items().join(", ");
+        let value = unquote(&value);
+        if !value.eq_ignore_ascii_case("any") && !value.eq_ignore_ascii_case("all") {
+            out.push(
+                Finding::error(
+                    at(field.line),
+                    format!("`match: {value}` is neither `any` nor `all`; it reads as any"),
+                )
+                .with_hint("write `match: any` or `match: all`"),
+            );
+        }
+    }
+    if let Some(field) = fm.get("ci") {
+        let value = field.value.items().join(", ");
+        if !matches!(unquote(&value).to_lowercase().as_str(), "true" | "false") {
+            out.push(
+                Finding::error(
+                    at(field.line),
+                    format!(
+                        "`ci: {value}` is neither true nor false, so the condition is not read"
+                    ),
+                )
+                .with_hint("write `ci: true` or `ci: false`"),
+            );
+        }
+    }
+    if let Some(field) = fm.get("project") {
+        for tag in field
+            .value
+            .items()
+            .iter()
+            .map(|t| unquote(t).to_lowercase())
+        {
+            if !PROJECT_TAGS.contains(&tag.as_str()) {
+                out.push(
+                    Finding::error(
+                        at(field.line),
+                        format!("Unknown project tag `{tag}`, so it never holds"),
+                    )
+                    .with_hint(format!("use one of {}", PROJECT_TAGS.join(", "))),
+                );
+            }
+        }
+    }
+    if let Some(field) = fm.get("os") {
+        for os in field
+            .value
+            .items()
+            .iter()
+            .map(|o| crate::conditions::normalize_os(unquote(o)))
+        {
+            if ![
+                "linux", "darwin", "win32", "freebsd", "openbsd", "netbsd", "android",
+            ]
+            .contains(&os.as_str())
+            {
+                out.push(
+                    Finding::warning(at(field.line), format!("Unknown operating system `{os}`"))
+                        .with_hint("use linux, darwin (or macos) or win32 (or windows)"),
+                );
+            }
+        }
+    }
+    if let Some(field) = fm.get("fileContains") {
+        for pattern in field.value.items().iter().map(|p| unquote(p).to_string()) {
+            if let Err(why) = compile_pattern(&pattern) {
+                out.push(Finding::error(
+                    at(field.line),
+                    format!("Invalid fileContains pattern: {pattern} ({why})"),
+                ));
+            }
+        }
     }
 }
 
@@ -186,11 +309,11 @@ fn lint_ignored_line(text: &str, place: Place, out: &mut Vec<Finding>) {
     ));
 }
 
-fn lint_key(field: &Field, place: Place, out: &mut Vec<Finding>) {
-    if KNOWN_KEYS.contains(&field.key.as_str()) {
+fn lint_key(field: &Field, known_keys: &[&str], place: Place, out: &mut Vec<Finding>) {
+    if known_keys.contains(&field.key.as_str()) {
         return;
     }
-    if let Some(known) = KNOWN_KEYS
+    if let Some(known) = known_keys
         .iter()
         .find(|k| k.eq_ignore_ascii_case(&field.key))
     {
@@ -204,7 +327,7 @@ fn lint_key(field: &Field, place: Place, out: &mut Vec<Finding>) {
             )
             .with_hint(format!("write `{known}:`")),
         );
-    } else if let Some(known) = KNOWN_KEYS
+    } else if let Some(known) = known_keys
         .iter()
         .find(|k| edit_distance(&k.to_lowercase(), &field.key.to_lowercase()) <= 2)
     {
@@ -554,5 +677,80 @@ mod tests {
         assert!(lint("---\nglobs: a\nglobs: b\n---\nx")
             .iter()
             .any(|f| f.1 == 2 && f.2.contains("appears again on line 3")));
+    }
+
+    #[test]
+    fn condition_keys_are_validated() {
+        let found = lint("---\nproject: [rust, cobol]\nmatch: some\nci: maybe\nos: [plan9]\nfileContains: [\"(open\"]\nmodel: [gpt-5]\n---\nBody");
+        let errors: Vec<(usize, &str)> = found
+            .iter()
+            .filter(|f| f.0 == Severity::Error)
+            .map(|f| (f.1, f.2.as_str()))
+            .collect();
+        assert!(
+            errors.contains(&(2, "Unknown project tag `cobol`, so it never holds")),
+            "{errors:?}"
+        );
+        assert!(
+            errors.contains(&(
+                3,
+                "`match: some` is neither `any` nor `all`; it reads as any"
+            )),
+            "{errors:?}"
+        );
+        assert!(
+            errors.contains(&(
+                4,
+                "`ci: maybe` is neither true nor false, so the condition is not read"
+            )),
+            "{errors:?}"
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.0 == 6 && e.1.starts_with("Invalid fileContains pattern: (open (")),
+            "{errors:?}"
+        );
+        assert!(found.iter().any(|f| f.0 == Severity::Warning
+            && f.1 == 5
+            && f.2 == "Unknown operating system `plan9`"));
+        // The condition keys are known keys, and a rule with one fires.
+        assert!(
+            !found
+                .iter()
+                .any(|f| f.2.contains("Unknown key") || f.2.contains("never fires")),
+            "{found:?}"
+        );
+        assert!(
+            lint("---\nkeywords: [deploy]\nos: macos\nmatch: all\nci: true\n---\nBody").is_empty()
+        );
+    }
+
+    #[test]
+    fn other_formats_know_their_own_keys() {
+        let windsurf = Rule::parse_as(
+            Format::Windsurf,
+            "w.md",
+            "w.md",
+            "---\ntrigger: model_decision\ndescription: d\n---\nBody",
+        );
+        let found = lint_rule(&windsurf);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].message.contains("model_decision"));
+        let copilot = Rule::parse_as(
+            Format::Copilot,
+            "c.instructions.md",
+            "c",
+            "---\napplyTo: \"**/*.py\"\nexcludeAgent: code-review\n---\nBody",
+        );
+        assert!(lint_rule(&copilot).is_empty());
+        // A quoted Claude `paths:` is YAML, not Cursor's raw dialect: no finding.
+        let claude = Rule::parse_as(
+            Format::Claude,
+            "a.md",
+            "a",
+            "---\npaths: \"src/**\"\n---\nBody",
+        );
+        assert!(lint_rule(&claude).is_empty(), "{:?}", lint_rule(&claude));
     }
 }

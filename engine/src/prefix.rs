@@ -136,6 +136,7 @@ mod tests {
             name: name.into(),
             always_apply,
             keywords: keywords.iter().map(|k| k.to_string()).collect(),
+            durable: true,
         }
     }
 

@@ -1,7 +1,9 @@
 //! One rule: its name, frontmatter, body, and the triggers read from the
 //! frontmatter (reference 1.3).
 
+use crate::conditions::{unquote, Conditions};
 use crate::error::{Place, Result};
+use crate::formats::{self, Format};
 use crate::frontmatter::{self, Document, FieldValue, Frontmatter};
 use crate::paths;
 use crate::text;
@@ -35,6 +37,10 @@ pub struct Rule {
     pub globs: Vec<GlobSpec>,
     pub always_apply: bool,
     pub trigger: Option<PromptTrigger>,
+    /// The conditions beyond globs, keywords and alwaysApply.
+    pub conditions: Conditions,
+    /// The dialect the file is written in.
+    pub format: Format,
 }
 
 /// Frontmatter keys whose values are globs: Cursor's `globs`, and Claude
@@ -45,6 +51,11 @@ impl Rule {
     /// Reads a rule from its file's bytes; text that is not UTF-8 is an
     /// error naming the file and line.
     pub fn from_bytes(name: &str, path: &str, bytes: &[u8]) -> Result<Rule> {
+        Rule::from_bytes_as(Format::Cursor, name, path, bytes)
+    }
+
+    /// Reads a rule written in `format` from its file's bytes.
+    pub fn from_bytes_as(format: Format, name: &str, path: &str, bytes: &[u8]) -> Result<Rule> {
         let text = text::decode(bytes).map_err(|e| {
             let place = match text::decode_error_line(&e.message) {
                 Some(line) => Place::line(path, line),
@@ -52,7 +63,7 @@ impl Rule {
             };
             e.or_at(place)
         })?;
-        Ok(Rule::parse(name, path, &text))
+        Ok(Rule::parse_as(format, name, path, &text))
     }
 
     /// Reads a rule from its text.
@@ -66,36 +77,64 @@ impl Rule {
     /// assert_eq!(rule.trigger.unwrap().any_of, vec!["widget", "htmx"]);
     /// ```
     pub fn parse(name: &str, path: &str, text: &str) -> Rule {
+        Rule::parse_as(Format::Cursor, name, path, text)
+    }
+
+    /// Reads a rule written in `format`. Every format accepts the shared
+    /// condition keys and `keywords`; globs and always-on come from the
+    /// format's own keys.
+    pub fn parse_as(format: Format, name: &str, path: &str, text: &str) -> Rule {
         let document = frontmatter::parse(text);
         let empty = Frontmatter::default();
         let fm = document.frontmatter.as_ref().unwrap_or(&empty);
-        let globs = GLOB_KEYS
-            .iter()
-            .filter_map(|key| fm.get(key))
-            .flat_map(|field| {
-                let from_sequence = matches!(field.value, FieldValue::List(_));
-                field.value.items().into_iter().map(move |item| GlobSpec {
-                    pattern: paths::normalize_for_match(&item),
-                    line: field.line,
-                    from_sequence,
-                })
-            })
-            .filter(|glob| !glob.pattern.is_empty())
-            .collect();
-        let always_apply = fm
-            .text("alwaysApply")
-            .is_some_and(|v| v.to_lowercase() == "true");
+        let conditions = Conditions::from_frontmatter(fm);
         let terms = |key: &str| {
             fm.list(key)
                 .iter()
                 .map(|t| t.to_lowercase())
                 .collect::<Vec<_>>()
         };
-        let any_of = terms("promptAnyOf");
+        // `keywords` (opencode-rules' name) are YAML values: quotes go.
+        let keywords: Vec<String> = fm
+            .list("keywords")
+            .iter()
+            .map(|t| unquote(t).to_lowercase())
+            .filter(|t| !t.is_empty())
+            .collect();
+        let mut any_of = terms("promptAnyOf");
+        any_of.extend(
+            keywords
+                .iter()
+                .filter(|k| !any_of.contains(k))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
         let trigger = (!any_of.is_empty()).then(|| PromptTrigger {
             any_of,
             requires: terms("promptRequires"),
         });
+        let (globs, always_apply) = match format {
+            Format::Cursor => (
+                cursor_globs(fm),
+                fm.text("alwaysApply")
+                    .is_some_and(|v| v.to_lowercase() == "true"),
+            ),
+            _ => {
+                let has_conditions = trigger.is_some() || conditions.declares_any();
+                let triggers = formats::triggers(format, fm, has_conditions);
+                let globs = triggers
+                    .globs
+                    .into_iter()
+                    .map(|(glob, line, braces)| GlobSpec {
+                        pattern: paths::normalize_for_match(&glob),
+                        line,
+                        from_sequence: braces,
+                    })
+                    .filter(|glob| !glob.pattern.is_empty())
+                    .collect();
+                (globs, triggers.always_apply)
+            }
+        };
         Rule {
             name: name.to_string(),
             path: path.to_string(),
@@ -103,6 +142,8 @@ impl Rule {
             globs,
             always_apply,
             trigger,
+            conditions,
+            format,
         }
     }
 
@@ -113,6 +154,24 @@ impl Rule {
     pub fn body(&self) -> &str {
         &self.document.body
     }
+}
+
+/// Cursor's `globs` and Claude Code's `paths`: comma lines (braces
+/// literal, as in Cursor) or YAML sequences (braces alternate).
+fn cursor_globs(fm: &Frontmatter) -> Vec<GlobSpec> {
+    GLOB_KEYS
+        .iter()
+        .filter_map(|key| fm.get(key))
+        .flat_map(|field| {
+            let from_sequence = matches!(field.value, FieldValue::List(_));
+            field.value.items().into_iter().map(move |item| GlobSpec {
+                pattern: paths::normalize_for_match(&item),
+                line: field.line,
+                from_sequence,
+            })
+        })
+        .filter(|glob| !glob.pattern.is_empty())
+        .collect()
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use std::io;
 use crate::config::RulesSource;
 use crate::error::{Error, Place, Result};
 use crate::finding::Finding;
+use crate::formats::{self, Format};
 use crate::fs::{FileSource, Kind};
 use crate::paths;
 use crate::rule::Rule;
@@ -17,6 +18,7 @@ use crate::rule::Rule;
 pub struct RuleFile {
     pub name: String,
     pub path: String,
+    pub format: Format,
 }
 
 /// The rule files found, and what could not be walked.
@@ -49,22 +51,80 @@ pub fn list_rule_files(fs: &dyn FileSource, source: &RulesSource) -> Result<List
     }
 }
 
+/// One directory to walk and which files in it are rules.
+struct Walk<'a> {
+    dir: &'a str,
+    format: Format,
+    suffixes: Vec<&'a str>,
+    skip_hidden: bool,
+    may_be_file: bool,
+}
+
+impl Walk<'_> {
+    fn takes(&self, name: &str) -> bool {
+        !(self.skip_hidden && name.starts_with('.'))
+            && self.suffixes.iter().any(|suffix| name.ends_with(suffix))
+    }
+}
+
 /// Lists every rule file, duplicates included, and the duplicate-name error
 /// beside the listing, for `check`, which reports it and goes on.
 pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, Option<Error>) {
+    let mut walks: Vec<Walk> = source
+        .dirs
+        .iter()
+        .map(|dir| Walk {
+            dir,
+            format: Format::Cursor,
+            suffixes: source.extensions.iter().map(String::as_str).collect(),
+            skip_hidden: false,
+            may_be_file: false,
+        })
+        .collect();
+    let format_dirs: Vec<(Format, String)> = source
+        .formats
+        .iter()
+        .filter_map(|format| formats::LAYOUTS.iter().find(|l| l.format == *format))
+        .map(|layout| {
+            (
+                layout.format,
+                paths::normalize_lexically(&paths::join(&source.root, layout.dir)),
+            )
+        })
+        .collect();
+    for (format, dir) in &format_dirs {
+        let layout = formats::LAYOUTS
+            .iter()
+            .find(|l| l.format == *format)
+            .expect("listed above");
+        walks.push(Walk {
+            dir,
+            format: *format,
+            suffixes: layout.suffixes.to_vec(),
+            skip_hidden: layout.skip_hidden,
+            may_be_file: layout.may_be_file,
+        });
+    }
     let mut listing = Listing::default();
     let mut homes: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for dir in &source.dirs {
+    for walk in &walks {
         let mut found = Vec::new();
-        match fs.stat(dir) {
+        match fs.stat(walk.dir) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
             Err(e) => listing.findings.push(Finding::error(
-                Place::file(dir),
+                Place::file(walk.dir),
                 format!("Cannot read the rules directory: {e}"),
             )),
+            Ok(meta) if meta.kind == Kind::File && walk.may_be_file => {
+                found.push(RuleFile {
+                    name: paths::file_name(walk.dir).to_string(),
+                    path: walk.dir.to_string(),
+                    format: walk.format,
+                });
+            }
             Ok(meta) if meta.kind != Kind::Dir => listing.findings.push(
                 Finding::error(
-                    Place::file(dir),
+                    Place::file(walk.dir),
                     "The rules directory is not a directory, so no rule in it can be read",
                 )
                 .with_hint(
@@ -72,12 +132,14 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
                 ),
             ),
             Ok(_) => {
-                let mut ancestors = vec![fs.real_path(dir).unwrap_or_else(|_| dir.clone())];
-                walk(
+                let mut ancestors = vec![fs
+                    .real_path(walk.dir)
+                    .unwrap_or_else(|_| walk.dir.to_string())];
+                walk_dir(
                     fs,
-                    dir,
+                    walk,
+                    walk.dir,
                     "",
-                    &source.extensions,
                     &mut ancestors,
                     &mut found,
                     &mut listing.findings,
@@ -111,11 +173,11 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
     (listing, Some(error))
 }
 
-fn walk(
+fn walk_dir(
     fs: &dyn FileSource,
+    walk: &Walk,
     dir: &str,
     prefix: &str,
-    extensions: &[String],
     ancestors: &mut Vec<String>,
     found: &mut Vec<RuleFile>,
     findings: &mut Vec<Finding>,
@@ -140,6 +202,9 @@ fn walk(
         };
         match fs.stat(&path) {
             Ok(meta) if meta.kind == Kind::Dir => {
+                if walk.skip_hidden && name.starts_with('.') {
+                    continue;
+                }
                 let real = fs.real_path(&path).unwrap_or_else(|_| path.clone());
                 if ancestors.contains(&real) {
                     findings.push(
@@ -149,12 +214,16 @@ fn walk(
                     continue;
                 }
                 ancestors.push(real);
-                walk(fs, &path, &rel, extensions, ancestors, found, findings);
+                walk_dir(fs, walk, &path, &rel, ancestors, found, findings);
                 ancestors.pop();
             }
             Ok(meta) if meta.kind == Kind::File => {
-                if extensions.iter().any(|ext| name.ends_with(ext.as_str())) {
-                    found.push(RuleFile { name: rel, path });
+                if walk.takes(&name) {
+                    found.push(RuleFile {
+                        name: rel,
+                        path,
+                        format: walk.format,
+                    });
                 }
             }
             Ok(_) => {}
@@ -189,7 +258,7 @@ impl RuleSet {
                         format!("Cannot read the rule file: {e}"),
                     )
                 })
-                .and_then(|bytes| Rule::from_bytes(&file.name, &file.path, &bytes));
+                .and_then(|bytes| Rule::from_bytes_as(file.format, &file.name, &file.path, &bytes));
             match read {
                 Ok(rule) => set.rules.push(rule),
                 Err(e) => set

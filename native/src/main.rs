@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod codex;
 mod commands;
+mod facts;
 mod location;
 mod stdfs;
 
@@ -26,7 +27,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Show which rules fire for a prompt or for edited paths, and why.
-    Explain(ExplainArgs),
+    Explain(Box<ExplainArgs>),
     /// Check rule-fairy.edn and every rule; exit 1 on any error.
     Check(CheckArgs),
     /// Codex hooks: read the hook's JSON on stdin, print what Codex injects.
@@ -53,6 +54,8 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "HOST", num_args = 0..=1, require_equals = true,
           default_missing_value = "codex", conflicts_with = "json")]
     render: Option<RenderHost>,
+    #[command(flatten)]
+    facts: facts::FactArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -422,3 +422,93 @@ fn render_and_json_do_not_mix() {
         Some(2)
     );
 }
+
+fn conditioned() -> Project {
+    let p = Project::new();
+    p.file("Cargo.toml", "[package]\n")
+        .rule(
+            "gpt.mdc",
+            "---\nmodel: [gpt-5]\nos: [linux]\nmatch: all\n---\n# GPT",
+        )
+        .rule("rust.mdc", "---\nproject: [rust]\n---\n# Rust")
+        .rule("sql.mdc", "---\nfileContains: [\"DROP TABLE\"]\n---\n# SQL")
+        .rule("plan.mdc", "---\ncommand: [/plan]\n---\n# Plan");
+    p
+}
+
+#[test]
+fn explain_takes_facts_from_flags_and_reports_each_condition() {
+    let p = conditioned();
+    let value = p.json(&[
+        "explain",
+        "--prompt",
+        "/plan a change",
+        "--model",
+        "gpt-5",
+        "--os",
+        "linux",
+        "--json",
+    ]);
+    assert_eq!(
+        value,
+        json!({"event": "prompt", "rules": [
+            {"name": "gpt.mdc", "reasons": [], "delivery": "ephemeral", "conditions": [
+                {"kind": "os", "held": true, "wanted": ["linux"], "actual": ["linux"]},
+                {"kind": "model", "held": true, "wanted": ["gpt-5"], "actual": ["gpt-5"]}
+            ]},
+            {"name": "plan.mdc", "reasons": [], "conditions": [
+                {"kind": "command", "held": true, "wanted": ["/plan"], "actual": ["/plan"]}
+            ]},
+            {"name": "rust.mdc", "reasons": [], "conditions": [
+                {"kind": "project", "held": true, "wanted": ["rust"], "actual": ["rust"]}
+            ]}
+        ]})
+    );
+    let other = p.json(&[
+        "explain", "--prompt", "hello", "--model", "gpt-5", "--os", "darwin", "--json",
+    ]);
+    let names: Vec<&str> = other["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["rust.mdc"]);
+    let human = stdout(&p.run(&[
+        "explain", "--prompt", "x", "--model", "gpt-5", "--os", "linux",
+    ]));
+    assert!(human.contains("gpt.mdc   os linux ✓ (linux); model gpt-5 ✓ (gpt-5) (ephemeral: delivered every turn it holds)"), "{human}");
+}
+
+#[test]
+fn explain_reads_file_contents_for_file_contains() {
+    let p = conditioned();
+    p.file("db/drop.sql", "DROP TABLE orders;\n")
+        .file("db/keep.sql", "SELECT 1;\n")
+        .file("elsewhere.txt", "DROP TABLE x;\n");
+    let value = p.json(&["explain", "--path", "db/drop.sql", "db/keep.sql", "--json"]);
+    assert_eq!(
+        value["rules"][0]["reasons"],
+        json!([{"kind": "fileContains", "pattern": "DROP TABLE", "path": "db/drop.sql"}])
+    );
+    assert_eq!(value["rules"].as_array().unwrap().len(), 1);
+    let given = p.root().join("elsewhere.txt");
+    let value = p.json(&[
+        "explain",
+        "--path",
+        "db/keep.sql",
+        "--file-content",
+        &format!("db/keep.sql={}", given.display()),
+        "--json",
+    ]);
+    assert_eq!(value["rules"][0]["name"], "sql.mdc");
+    let missing = p.run(&[
+        "explain",
+        "--path",
+        "a.sql",
+        "--file-content",
+        "a.sql=nowhere.txt",
+    ]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stderr(&missing).contains("--file-content a.sql=nowhere.txt"));
+}

@@ -2,7 +2,10 @@
 
 use std::process::ExitCode;
 
-use rule_fairy_engine::explain::{explain_paths, explain_prompt, Event, Explanation, Reason};
+use rule_fairy_engine::conditions::Outcome;
+use rule_fairy_engine::explain::{
+    explain_paths_with, explain_prompt_with, Event, Explanation, FiredRule, Reason,
+};
 use rule_fairy_engine::project::Project;
 
 use crate::location::{display_path, event_path, project_root};
@@ -15,11 +18,16 @@ pub fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     if let Some(host) = args.render {
         return super::render::run(&project, args, host);
     }
+    let facts = args.facts.facts(&root);
     let explanation = match &args.prompt {
-        Some(prompt) => explain_prompt(&project.index, prompt),
+        Some(prompt) => explain_prompt_with(&project.index, prompt, &facts),
         None => {
             let paths: Vec<String> = args.path.iter().map(|p| event_path(&root, p)).collect();
-            explain_paths(&project.index, &paths)
+            let contents = match project.index.needs_contents() {
+                true => Some(args.facts.contents(&root, &paths)?),
+                false => None,
+            };
+            explain_paths_with(&project.index, &paths, &facts, contents.as_deref())
         }
     };
     if args.json {
@@ -83,10 +91,34 @@ fn human(explanation: &Explanation, args: &ExplainArgs) -> String {
         .max()
         .unwrap_or(0);
     for rule in &explanation.rules {
-        let reasons: Vec<String> = rule.reasons.iter().map(describe).collect();
-        out.push_str(&format!("  {:width$}  {}\n", rule.name, reasons.join("; ")));
+        out.push_str(&format!("  {:width$}  {}\n", rule.name, why(rule)));
     }
     out
+}
+
+/// The reasons a rule fired, its other conditions held (✓) or failed (✗),
+/// and whether it is delivered every turn.
+fn why(rule: &FiredRule) -> String {
+    let mut parts: Vec<String> = rule.reasons.iter().map(describe).collect();
+    parts.extend(rule.conditions.iter().map(condition));
+    let mut line = parts.join("; ");
+    if rule.delivery.is_some() {
+        line.push_str(" (ephemeral: delivered every turn it holds)");
+    }
+    line
+}
+
+fn condition(outcome: &Outcome) -> String {
+    let kind = serde_json::to_value(outcome.kind)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let actual = match &outcome.actual {
+        Some(values) if !values.is_empty() => values.join(", "),
+        _ => "unknown".to_string(),
+    };
+    let mark = if outcome.held { "✓" } else { "✗" };
+    format!("{kind} {} {mark} ({actual})", outcome.wanted.join(", "))
 }
 
 fn describe(reason: &Reason) -> String {
@@ -97,5 +129,6 @@ fn describe(reason: &Reason) -> String {
             format!("keyword {}", quoted.join(", "))
         }
         Reason::Glob { glob, path } => format!("glob `{glob}` on {path}"),
+        Reason::FileContains { pattern, path } => format!("fileContains `{pattern}` in {path}"),
     }
 }

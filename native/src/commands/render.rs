@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use rule_fairy_engine::codex_text::EditSource;
 use rule_fairy_engine::delivery::{
-    claude_delivery, codex_post_edit_text, codex_prompt_text, select_edit, select_prompt, Selection,
+    claude_delivery, codex_post_edit_text, codex_prompt_text, select_edit_with, select_prompt_with,
+    Selection,
 };
 use rule_fairy_engine::frames::{delivery_id, DeliveryKind, FrameLimits};
 use rule_fairy_engine::prefix::Trigger;
@@ -17,9 +18,10 @@ use crate::stdfs::StdFs;
 use crate::{ExplainArgs, RenderHost};
 
 pub fn run(project: &Project, args: &ExplainArgs, host: RenderHost) -> Result<ExitCode, String> {
+    let facts = args.facts.facts(&project.root);
     let (selection, kind, raw) = match &args.prompt {
         Some(prompt) => (
-            select_prompt(project, prompt),
+            select_prompt_with(project, prompt, &facts),
             DeliveryKind::Prompt,
             prompt.clone(),
         ),
@@ -30,7 +32,11 @@ pub fn run(project: &Project, args: &ExplainArgs, host: RenderHost) -> Result<Ex
                 .map(|p| event_path(&project.root, p))
                 .collect();
             let raw = paths.join("\n");
-            (select_edit(project, &paths), DeliveryKind::Edit, raw)
+            (
+                select_edit_with(&StdFs, project, &paths, &facts),
+                DeliveryKind::Edit,
+                raw,
+            )
         }
     };
     let mut failed = false;

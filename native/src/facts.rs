@@ -1,0 +1,109 @@
+//! The facts rule conditions are tested against, for `explain`: taken from
+//! the command line, else from the machine and git where they exist.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use clap::Args;
+use rule_fairy_engine::conditions::{ci_from_env, normalize_os, project_tags, Facts};
+use rule_fairy_engine::paths;
+
+use crate::stdfs::StdFs;
+
+#[derive(Args, Debug, Default)]
+pub struct FactArgs {
+    /// The model in use, for `model:` conditions.
+    #[arg(long, value_name = "MODEL")]
+    model: Option<String>,
+    /// The agent in use, for `agent:` conditions.
+    #[arg(long, value_name = "AGENT")]
+    agent: Option<String>,
+    /// An available tool, for `tools:` conditions (repeat for several).
+    #[arg(long = "tool", value_name = "TOOL")]
+    tools: Vec<String>,
+    /// The prompt's slash command (default: the prompt's first word when it
+    /// starts with `/`).
+    #[arg(long, value_name = "COMMAND")]
+    command: Option<String>,
+    /// The branch (default: the project's current git branch).
+    #[arg(long, value_name = "BRANCH")]
+    branch: Option<String>,
+    /// The operating system: linux, darwin, win32 (default: this machine's).
+    #[arg(long, value_name = "OS")]
+    os: Option<String>,
+    /// Whether this is a CI run (default: from CI variables).
+    #[arg(long, value_name = "BOOL")]
+    ci: Option<bool>,
+    /// Content for `fileContains`: PATH=FILE reads FILE as the content of
+    /// the edited PATH (default: the file at PATH in the project).
+    #[arg(long = "file-content", value_name = "PATH=FILE", value_parser = parse_content)]
+    file_content: Vec<(String, String)>,
+}
+
+fn parse_content(text: &str) -> Result<(String, String), String> {
+    let (path, file) = text.split_once('=').ok_or("expected PATH=FILE")?;
+    Ok((paths::normalize_for_match(path), file.to_string()))
+}
+
+/// This machine's operating system in the names rules use.
+pub fn machine_os() -> String {
+    normalize_os(match std::env::consts::OS {
+        "macos" => "darwin",
+        "windows" => "win32",
+        other => other,
+    })
+}
+
+/// The project's git branch; none when detached or outside git.
+pub fn git_branch(root: &str) -> Option<String> {
+    let out = Command::new("git")
+        .args(["rev-parse", "--abbrev-ref", "HEAD"])
+        .current_dir(root)
+        .output()
+        .ok()?;
+    let branch = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (out.status.success() && !branch.is_empty() && branch != "HEAD").then_some(branch)
+}
+
+impl FactArgs {
+    /// The facts for an event in the project at `root`.
+    pub fn facts(&self, root: &str) -> Facts {
+        Facts {
+            command: self.command.clone(),
+            project: Some(project_tags(&StdFs, root)),
+            os: Some(
+                self.os
+                    .as_deref()
+                    .map(normalize_os)
+                    .unwrap_or_else(machine_os),
+            ),
+            ci: Some(
+                self.ci
+                    .unwrap_or_else(|| ci_from_env(|name| std::env::var(name).ok())),
+            ),
+            branch: self.branch.clone().or_else(|| git_branch(root)),
+            model: self.model.clone(),
+            agent: self.agent.clone(),
+            tools: (!self.tools.is_empty()).then(|| self.tools.clone()),
+        }
+    }
+
+    /// Each path's content for `fileContains`: from `--file-content`, else
+    /// the file in the project; read once.
+    pub fn contents(&self, root: &str, edited: &[String]) -> Result<Vec<Option<String>>, String> {
+        let given: BTreeMap<&str, &str> = self
+            .file_content
+            .iter()
+            .map(|(p, f)| (p.as_str(), f.as_str()))
+            .collect();
+        edited
+            .iter()
+            .map(|path| match given.get(path.as_str()) {
+                Some(file) => std::fs::read_to_string(file)
+                    .map(Some)
+                    .map_err(|e| format!("--file-content {path}={file}: {e}")),
+                None => Ok(std::fs::read_to_string(paths::join(root, path)).ok()),
+            })
+            .collect()
+    }
+}
