@@ -5,6 +5,11 @@
 
 pub mod block;
 pub mod check;
+pub mod claude_context;
+pub mod claude_event;
+pub mod claude_labels;
+pub mod claude_state;
+pub mod claude_workspace;
 pub mod codex_state;
 pub mod codex_text;
 pub mod conditions;
@@ -21,6 +26,7 @@ pub mod frontmatter;
 pub mod fs;
 pub mod glob;
 pub mod glob_index;
+pub mod import_paths;
 pub mod imports;
 pub mod index;
 pub mod instructions;

@@ -1,12 +1,18 @@
 //! Rule Fairy's engine exported to WebAssembly hosts (the Claude Code mod
 //! and the browser playground). A thin boundary: each function takes plain
-//! strings, converts errors to `JsError`, and holds no logic of its own.
+//! strings, bytes or serde values, converts errors to `JsError`, and holds
+//! no logic of its own.
 
 use std::collections::BTreeMap;
 
+use rule_fairy_engine::claude_workspace::{ClaudeWorkspace, EventRequest};
 use rule_fairy_engine::explain::explain_prompt;
+use rule_fairy_engine::frames::FrameLimits;
 use rule_fairy_engine::fs::MemoryFs;
+use rule_fairy_engine::labels::NOTHING_INJECTED;
 use rule_fairy_engine::project::Project;
+use rule_fairy_engine::shell::{candidate_paths, parse_porcelain};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// Where the in-memory project is mounted; rule paths in answers start here.
@@ -25,4 +31,139 @@ pub fn explain_prompt_json(files: &str, prompt: &str) -> Result<String, JsError>
     let project = Project::load(&fs, ROOT).map_err(|e| JsError::new(&e.to_string()))?;
     let explanation = explain_prompt(&project.index, prompt);
     serde_json::to_string(&explanation).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// The second line of every failed-delivery entry, for hosts that must
+/// write one when the engine itself could not answer.
+#[wasm_bindgen(js_name = nothingInjected)]
+pub fn nothing_injected() -> String {
+    NOTHING_INJECTED.to_string()
+}
+
+/// The files of `git status --porcelain=v1 -z --untracked-files=all`
+/// output worth a time check (deletions dropped), relative to the
+/// checkout's top level.
+#[wasm_bindgen(js_name = shellCandidates)]
+pub fn shell_candidates(porcelain: &[u8]) -> Vec<String> {
+    candidate_paths(&parse_porcelain(porcelain))
+}
+
+/// A project as the Claude Code mod keeps it between events: the files the
+/// engine reads, put in by the mod, and the project loaded from them.
+#[wasm_bindgen]
+pub struct Workspace {
+    inner: ClaudeWorkspace,
+}
+
+#[derive(Serialize)]
+struct RulesSourceAnswer {
+    dirs: Vec<String>,
+    extensions: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct EditProbes {
+    file: String,
+    probes: Vec<String>,
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
+    value
+        .serialize(&serializer)
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+#[wasm_bindgen]
+impl Workspace {
+    /// An empty snapshot of the project at `root` (absolute), whose links
+    /// resolved lead to `real_root`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(root: &str, real_root: &str) -> Workspace {
+        Workspace {
+            inner: ClaudeWorkspace::new(root, real_root),
+        }
+    }
+
+    /// Frames of `chars` UTF-16 units, `frames` per delivery (tests).
+    #[wasm_bindgen(js_name = setFrameLimits)]
+    pub fn set_frame_limits(&mut self, chars: usize, frames: usize) {
+        self.inner.set_limits(FrameLimits {
+            frame_chars: chars,
+            frames_per_delivery: frames,
+        });
+    }
+
+    /// Puts a file's bytes at an absolute path.
+    #[wasm_bindgen(js_name = putFile)]
+    pub fn put_file(&mut self, path: &str, bytes: &[u8]) {
+        self.inner.put_file(path, bytes);
+    }
+
+    #[wasm_bindgen(js_name = putDir)]
+    pub fn put_dir(&mut self, path: &str) {
+        self.inner.put_dir(path);
+    }
+
+    /// A symbolic link at `path` leading to the absolute `target`.
+    #[wasm_bindgen(js_name = putLink)]
+    pub fn put_link(&mut self, path: &str, target: &str) {
+        self.inner.put_link(path, target);
+    }
+
+    /// Removes what is at `path`, and everything below it.
+    pub fn remove(&mut self, path: &str) {
+        self.inner.remove(path);
+    }
+
+    /// Records that `dir` holds a `.git` entry.
+    #[wasm_bindgen(js_name = markCheckout)]
+    pub fn mark_checkout(&mut self, dir: &str) {
+        self.inner.mark_checkout(dir);
+    }
+
+    /// `{ dirs, extensions }`: where rules come from, per the
+    /// configuration put in; throws the configuration's error.
+    #[wasm_bindgen(js_name = rulesSource)]
+    pub fn rules_source(&mut self) -> Result<JsValue, JsError> {
+        let source = self
+            .inner
+            .rules_source()
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&RulesSourceAnswer {
+            dirs: source.dirs,
+            extensions: source.extensions,
+        })
+    }
+
+    /// The absolute paths of the documents the rules import; throws when
+    /// the project does not load.
+    #[wasm_bindgen(js_name = importedDocuments)]
+    pub fn imported_documents(&mut self) -> Result<Vec<String>, JsError> {
+        self.inner
+            .imported_documents()
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// `{ file, probes }`: the edited file absolute and normalised, and the
+    /// directories whose `.git` entry places it.
+    #[wasm_bindgen(js_name = editProbes)]
+    pub fn edit_probes(&self, file: &str) -> Result<JsValue, JsError> {
+        let (file, probes) = self.inner.edit_probes(file);
+        to_js(&EditProbes { file, probes })
+    }
+
+    /// `"off"`, `"start"` or `"check"`: whether a shell event runs git.
+    #[wasm_bindgen(js_name = shellPlan)]
+    pub fn shell_plan(&mut self, state: &str) -> Result<JsValue, JsError> {
+        to_js(&self.inner.shell_plan(state))
+    }
+
+    /// Decides one event: `request` is an `EventRequest`, the answer an
+    /// `EventResponse` (entries, delivered, deferred, log, state, stateError).
+    pub fn decide(&mut self, request: JsValue) -> Result<JsValue, JsError> {
+        let request: EventRequest = serde_wasm_bindgen::from_value(request)
+            .map_err(|e| JsError::new(&format!("bad event request: {e}")))?;
+        to_js(&self.inner.decide(&request))
+    }
 }
