@@ -2,7 +2,11 @@
 //! keywords per rule). Run with `scripts/bench`; prints medians.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+#[path = "support/median.rs"]
+mod support;
+use support::median;
 
 use rule_fairy_engine::index::RuleIndex;
 use rule_fairy_engine::rule::Rule;
@@ -27,21 +31,6 @@ fn build(texts: &[(String, String)]) -> RuleIndex {
         .map(|(name, text)| Rule::parse(name, name, text))
         .collect();
     RuleIndex::build(&parsed)
-}
-
-/// Median of `runs` timings of `f`, each repeated `inner` times.
-fn median(runs: usize, inner: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..inner {
-                f();
-            }
-            start.elapsed() / inner as u32
-        })
-        .collect();
-    times.sort();
-    times[runs / 2]
 }
 
 fn micros(d: Duration) -> String {

@@ -3,7 +3,10 @@
 //! a 190,000-character delivery. Run with `scripts/bench`; prints medians.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+
+#[path = "support/median.rs"]
+mod support;
+use support::median;
 
 use rule_fairy_engine::delivery::{claude_delivery, codex_prompt_text, select_prompt};
 use rule_fairy_engine::frames::FrameLimits;
@@ -57,20 +60,6 @@ fn large_project() -> (MemoryFs, Project) {
     }
     let project = Project::load(&fs, "/p").unwrap();
     (fs, project)
-}
-
-fn median(runs: usize, inner: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..inner {
-                f();
-            }
-            start.elapsed() / inner as u32
-        })
-        .collect();
-    times.sort();
-    times[runs / 2]
 }
 
 fn main() {
