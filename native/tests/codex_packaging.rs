@@ -255,3 +255,18 @@ fn the_launcher_runs_the_binary_and_never_exits_2() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn trusting_without_codex_says_what_is_missing() {
+    let out = Command::new(env!("CARGO_BIN_EXE_rule-fairy"))
+        .args(["codex", "trust", "--codex", "/nonexistent/codex"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr(&out).contains("cannot start `/nonexistent/codex app-server`"),
+        "{}",
+        stderr(&out)
+    );
+}

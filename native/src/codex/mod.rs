@@ -1,4 +1,5 @@
-//! `rule-fairy codex prompt|post-tool|session-start`: the Codex hooks.
+//! `rule-fairy codex prompt|post-tool|session-start`: the Codex hooks; and
+//! `rule-fairy codex trust`, which trusts them in Codex.
 //!
 //! Each reads the hook's JSON on standard input and prints exactly one
 //! JSON object Codex accepts, or nothing when nothing is due. Codex drops
@@ -7,6 +8,7 @@
 //! diagnostics go to standard error only and the exit code is 0, or 1 when
 //! the input was refused.
 
+mod app_server;
 mod atomic;
 mod edited_path;
 mod failure;
@@ -22,6 +24,7 @@ mod shell_check;
 mod state_dir;
 mod tool_paths;
 mod transcript_file;
+mod trust;
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -39,17 +42,20 @@ use session_id::SessionId;
 #[derive(Args)]
 pub struct CodexArgs {
     #[command(subcommand)]
-    hook: Hook,
+    command: CodexCommand,
 }
 
-#[derive(Subcommand, Clone, Copy)]
-enum Hook {
+#[derive(Subcommand)]
+enum CodexCommand {
     /// UserPromptSubmit: always-on and keyword rules that are due.
     Prompt,
     /// PostToolUse: rules for the files an edit or a shell command changed.
     PostTool,
     /// SessionStart (source `compact`): always-on rules again at once.
     SessionStart,
+    /// Trust Rule Fairy's hooks in Codex (needed after every install or
+    /// update of the plugin; Codex skips untrusted hooks silently).
+    Trust(trust::TrustArgs),
 }
 
 /// What a hook ends with.
@@ -62,17 +68,19 @@ enum Outcome {
 }
 
 pub fn run(args: &CodexArgs) -> ExitCode {
+    let hook = match &args.command {
+        CodexCommand::Trust(trust) => return trust::run(trust),
+        CodexCommand::Prompt => prompt::run,
+        CodexCommand::PostTool => post_tool::run,
+        CodexCommand::SessionStart => session_start::run,
+    };
     let mut stdin = Vec::new();
     let outcome = match std::io::stdin().read_to_end(&mut stdin) {
         Err(e) => Outcome::Refused(format!("cannot read the hook input: {e}")),
         Ok(_) => match input::parse(&stdin) {
             Err(problem) => Outcome::Refused(problem),
             Ok(None) => Outcome::Nothing,
-            Ok(Some(input)) => match args.hook {
-                Hook::Prompt => prompt::run(&input),
-                Hook::PostTool => post_tool::run(&input),
-                Hook::SessionStart => session_start::run(&input),
-            },
+            Ok(Some(input)) => hook(&input),
         },
     };
     match outcome {

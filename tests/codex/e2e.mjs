@@ -1,0 +1,247 @@
+// End to end with the real Codex: `codex exec` in a fresh Codex home, this
+// repository installed as a plugin the way the README says (marketplace,
+// plugin add, `rule-fairy codex trust`), against the scripted Responses
+// server in mock-responses.mjs on 127.0.0.1. Every request Codex sends is
+// kept, and the assertions read what reached the model.
+//
+// Usage: node tests/codex/e2e.mjs <directory holding the rule-fairy binary>
+
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { answer, applyPatch, say, shell, startMock } from "./mock-responses.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../..");
+const codexBin = path.join(here, "node_modules/.bin/codex");
+const binDir = path.resolve(process.argv[2] ?? path.join(repo, "target/debug"));
+
+// Text only each rule's body holds, so a count of it is a count of deliveries.
+const BASE = "Base rule: keep changes small.";
+const WIDGET = "Widget rule: widgets have a name.";
+const UI = "UI rule: components are pure.";
+const SCRIPTS = "Scripts rule: scripts start with set -eu.";
+
+const RULES = {
+  "base.mdc": `---\nalwaysApply: true\n---\n# Base\n\n${BASE}\n`,
+  "widget.mdc": `---\npromptAnyOf: widget\n---\n# Widget\n\n${WIDGET}\n`,
+  "ui.mdc": `---\nglobs: src/ui/**\n---\n# UI\n\n${UI}\n`,
+  "scripts.mdc": `---\nglobs: scripts/**\n---\n# Scripts\n\n${SCRIPTS}\n`,
+};
+
+let failures = 0;
+function check(condition, what) {
+  if (condition) {
+    console.log(`  ok: ${what}`);
+  } else {
+    failures += 1;
+    console.log(`  FAILED: ${what}`);
+  }
+}
+
+function run(command, args, options = {}) {
+  return execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
+}
+
+// The files a clone of this repository holds (the working tree's, so the
+// test sees uncommitted work too): Codex copies a local plugin whole,
+// build output included, so the plugin is installed from a clean copy.
+function copyRepository(to) {
+  const files = run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repo })
+    .split("\0")
+    .filter((f) => f && fs.existsSync(path.join(repo, f)));
+  for (const file of files) {
+    const target = path.join(to, file);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(path.join(repo, file), target);
+    fs.chmodSync(target, fs.statSync(path.join(repo, file)).mode);
+  }
+}
+
+function makeProject(dir) {
+  fs.mkdirSync(path.join(dir, ".cursor/rules"), { recursive: true });
+  for (const [name, text] of Object.entries(RULES)) {
+    fs.writeFileSync(path.join(dir, ".cursor/rules", name), text);
+  }
+  fs.writeFileSync(path.join(dir, "rule-fairy.edn"), "{:shell-hook {:codex true}}\n");
+  fs.mkdirSync(path.join(dir, "src/ui"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "src/ui/button.ts"), "export const button = 1;\n");
+  const git = (...args) => run("git", args, { cwd: dir });
+  git("init", "-q");
+  git("config", "user.email", "test@example.com");
+  git("config", "user.name", "test");
+  git("add", "-A");
+  git("commit", "-q", "-m", "project");
+}
+
+// `codex exec` with the mock as its model provider. Async: the mock runs in
+// this process and must keep serving while Codex waits on it.
+function codexExec(env, project, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(codexBin, args, { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code !== 0) {
+        reject(new Error(`codex ${args.join(" ")} exited ${code}\n${stderr}\n${stdout}`));
+      } else {
+        resolve(stdout);
+      }
+    });
+  });
+}
+
+function providerArgs(port) {
+  return [
+    "-c", 'model_provider="mock"',
+    "-c", 'model="gpt-5.5"',
+    "-c", 'model_providers.mock.name="Mock"',
+    "-c", `model_providers.mock.base_url="http://127.0.0.1:${port}/v1"`,
+    "-c", 'model_providers.mock.wire_api="responses"',
+    "-c", "model_providers.mock.request_max_retries=0",
+    "-c", "model_providers.mock.stream_max_retries=0",
+  ];
+}
+
+// The texts of the developer messages (where hook context lands) of one request.
+function developerTexts(request) {
+  return request.input
+    .filter((item) => item.type === "message" && item.role === "developer")
+    .flatMap((item) => item.content.map((c) => c.text ?? ""));
+}
+
+function count(request, text) {
+  return developerTexts(request).filter((t) => t.includes(text)).length;
+}
+
+function counts(request) {
+  return { base: count(request, BASE), widget: count(request, WIDGET), ui: count(request, UI), scripts: count(request, SCRIPTS) };
+}
+
+function expectCounts(requests, index, expected, why) {
+  const got = counts(requests[index]);
+  check(JSON.stringify(got) === JSON.stringify(expected), `request ${index + 1} ${why}: ${JSON.stringify(got)}`);
+}
+
+async function main() {
+  if (!fs.existsSync(codexBin)) {
+    throw new Error(`${codexBin} is missing: run npm ci in tests/codex`);
+  }
+  if (!fs.existsSync(path.join(binDir, "rule-fairy"))) {
+    throw new Error(`no rule-fairy binary in ${binDir}`);
+  }
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "rule-fairy-codex-e2e-"));
+  const market = path.join(work, "rule-fairy");
+  const home = path.join(work, "codex-home");
+  const project = path.join(work, "project");
+  fs.mkdirSync(home);
+  copyRepository(market);
+  makeProject(project);
+  const env = {
+    ...process.env,
+    CODEX_HOME: home,
+    // hooks/run finds rule-fairy on PATH, as after `cargo install`.
+    PATH: `${binDir}:${path.dirname(codexBin)}:${process.env.PATH}`,
+  };
+  delete env.RULE_FAIRY_PROJECT_DIR;
+  delete env.RULE_FAIRY_BIN;
+
+  console.log("install: the README's steps");
+  run(codexBin, ["plugin", "marketplace", "add", market], { env, cwd: project });
+  run(codexBin, ["plugin", "add", "rule-fairy@rule-fairy"], { env, cwd: project });
+  const trusted = run(path.join(binDir, "rule-fairy"), ["codex", "trust"], { env, cwd: project });
+  check((trusted.match(/^trusted: /gm) ?? []).length === 3, "rule-fairy codex trust trusts the three hooks");
+
+  const mock = await startMock();
+  const base = [...providerArgs(mock.port), "--dangerously-bypass-approvals-and-sandbox", "--json"];
+  const requests = mock.state.requests;
+  try {
+    console.log("turn 1: a keyword prompt, an apply_patch edit, a shell write");
+    mock.expect(
+      answer([applyPatch("call_ap1", "*** Begin Patch\n*** Add File: src/ui/card.ts\n+export const card = 1;\n*** End Patch\n")]),
+      answer([shell("call_sh1", "mkdir -p scripts && printf 'echo hi\\n' > scripts/build.sh")]),
+      answer([say("done")]),
+    );
+    const out = await codexExec(env, project, ["exec", ...base, "please add a widget to the page"]);
+    const thread = JSON.parse(out.split("\n")[0]).thread_id;
+    check(typeof thread === "string", `session ${thread}`);
+    expectCounts(requests, 0, { base: 1, widget: 1, ui: 0, scripts: 0 }, "carries the always-on and keyword rules");
+    expectCounts(requests, 1, { base: 1, widget: 1, ui: 1, scripts: 0 }, "adds the glob rule after the patch");
+    const patchOutput = requests[1].input.find((i) => i.type === "custom_tool_call_output");
+    check(JSON.stringify(patchOutput ?? "").includes("Success"), "the patch's real result still reaches the model");
+    check(
+      developerTexts(requests[1]).some((t) => t.includes("[rule-fairy matched: glob on src/ui/card.ts]")),
+      "the edit delivery names the edited file",
+    );
+    expectCounts(requests, 2, { base: 1, widget: 1, ui: 1, scripts: 1 }, "adds the rule of the file the shell wrote");
+    check(
+      developerTexts(requests[2]).some((t) => /\[rule-fairy matched: glob on [^\]]*scripts\/build\.sh[^\]]*, changed by a shell command\]/.test(t)),
+      "the shell delivery says a shell command changed the file",
+    );
+
+    console.log("turn 2: the same session again, before any compaction");
+    mock.expect(
+      answer([applyPatch("call_ap2", "*** Begin Patch\n*** Update File: src/ui/button.ts\n@@\n-export const button = 1;\n+export const button = 2;\n*** End Patch\n")]),
+      answer([say("done")]),
+    );
+    await codexExec(env, project, ["exec", "resume", ...base, thread, "make the widget bigger"]);
+    expectCounts(requests, 3, { base: 1, widget: 1, ui: 1, scripts: 1 }, "sends no delivered rule again for the prompt");
+    expectCounts(requests, 4, { base: 1, widget: 1, ui: 1, scripts: 1 }, "sends no delivered rule again for the edit");
+
+    console.log("turn 3: a forced compaction");
+    mock.expect(
+      answer([shell("call_sh2", "true")], 200_000),
+      answer([say("Summary: a widget was added.")]),
+      answer([say("done")]),
+    );
+    await codexExec(env, project, ["exec", "resume", ...base, "-c", "model_auto_compact_token_limit=1000", thread, "check the build"]);
+    const compaction = requests[6].input.at(-1);
+    check(
+      JSON.stringify(compaction?.content ?? "").includes("CONTEXT CHECKPOINT COMPACTION"),
+      "request 7 is the compaction",
+    );
+    expectCounts(requests, 7, { base: 1, widget: 0, ui: 0, scripts: 0 }, "after the compaction holds the always-on rule again, at once");
+
+    console.log("turn 4: a prompt after the compaction");
+    mock.expect(
+      answer([applyPatch("call_ap3", "*** Begin Patch\n*** Update File: src/ui/button.ts\n@@\n-export const button = 2;\n+export const button = 3;\n*** End Patch\n")]),
+      answer([say("done")]),
+    );
+    await codexExec(env, project, ["exec", "resume", ...base, thread, "one more widget tweak"]);
+    expectCounts(requests, 8, { base: 1, widget: 1, ui: 0, scripts: 0 }, "brings the keyword rule back, the always-on rule once");
+    expectCounts(requests, 9, { base: 1, widget: 1, ui: 1, scripts: 0 }, "brings the glob rule back after the edit");
+
+    check(requests.length === 10, `Codex sent ${requests.length} requests (10 scripted)`);
+    check(mock.state.unexpected.length === 0, `no unscripted request ${JSON.stringify(mock.state.unexpected)}`);
+    const state = JSON.parse(fs.readFileSync(path.join(project, ".rule-fairy/codex", `${thread}.json`), "utf8"));
+    check(state.transcript_scan.compaction_count === 1, "the session state counted one compaction");
+    const pluginRoot = fs.readFileSync(path.join(project, ".rule-fairy/codex/plugin-root"), "utf8").trim();
+    check(pluginRoot.startsWith(path.join(home, "plugins/cache/rule-fairy/rule-fairy")), `plugin-root names the installed plugin`);
+    check(!fs.existsSync(path.join(pluginRoot, ".rule-fairy")), "nothing was written under the plugin");
+  } finally {
+    await mock.close();
+    if (failures > 0 || process.env.RULE_FAIRY_E2E_KEEP) {
+      fs.writeFileSync(path.join(work, "requests.json"), JSON.stringify(requests, null, 1));
+      console.log(`requests and files kept in ${work}`);
+    } else {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }
+  if (failures > 0) {
+    throw new Error(`${failures} check(s) failed`);
+  }
+  console.log("codex end to end: all checks passed");
+}
+
+main().catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});
