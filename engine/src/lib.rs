@@ -4,6 +4,7 @@
 //! WebAssembly.
 
 pub mod block;
+pub mod bundle;
 pub mod check;
 pub mod claude_context;
 pub mod claude_event;
@@ -14,6 +15,7 @@ pub mod codex_state;
 pub mod codex_text;
 pub mod conditions;
 pub mod config;
+pub mod dedup;
 pub mod delivery;
 pub mod edn;
 pub mod error;
@@ -33,9 +35,11 @@ pub mod instructions;
 pub mod keywords;
 pub mod labels;
 pub mod lint;
+pub mod locate;
 pub mod markdown;
 pub mod patch;
 pub mod paths;
+pub mod plan;
 pub mod prefix;
 pub mod project;
 pub mod readback;
