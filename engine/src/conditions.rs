@@ -374,36 +374,17 @@ enum BranchPattern {
     Glob(String, globset::GlobMatcher),
 }
 
-/// A rule's conditions compiled for matching: `fileContains` regular
-/// expressions and branch globs built once per rule set.
+/// A rule's conditions compiled for matching: branch globs built once per
+/// rule set (`fileContains` patterns are compiled together, for every rule,
+/// in [`crate::content_index::ContentIndex`]).
 #[derive(Debug, Clone, Default)]
 pub struct Compiled {
     pub conditions: Conditions,
-    file_contains: Vec<regex::Regex>,
     branch: Vec<BranchPattern>,
-    /// The first `fileContains` pattern that does not compile.
-    pub invalid_pattern: Option<(String, usize, String)>,
 }
 
 impl Compiled {
     pub fn new(conditions: &Conditions) -> Compiled {
-        let mut invalid_pattern = None;
-        let file_contains = conditions
-            .file_contains
-            .values
-            .iter()
-            .filter_map(|pattern| match compile_pattern(pattern) {
-                Ok(regex) => Some(regex),
-                Err(e) => {
-                    invalid_pattern.get_or_insert((
-                        pattern.clone(),
-                        conditions.file_contains.line,
-                        e,
-                    ));
-                    None
-                }
-            })
-            .collect();
         let branch = conditions
             .branch
             .values
@@ -424,22 +405,12 @@ impl Compiled {
             .collect();
         Compiled {
             conditions: conditions.clone(),
-            file_contains,
             branch,
-            invalid_pattern,
         }
     }
 
     pub fn has_file_contains(&self) -> bool {
         self.conditions.file_contains.is_declared()
-    }
-
-    /// The first `fileContains` pattern matching a file's content.
-    pub fn content_match(&self, content: &str) -> Option<&str> {
-        self.file_contains
-            .iter()
-            .find(|regex| regex.is_match(content))
-            .map(|regex| regex.as_str())
     }
 
     /// Calls `out` with every declared condition that is not about the

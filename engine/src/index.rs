@@ -11,6 +11,7 @@
 use serde::Serialize;
 
 use crate::conditions::{command_of, Compiled, Facts};
+use crate::content_index::ContentIndex;
 use crate::error::{Error, Place};
 use crate::glob;
 use crate::glob_index::GlobIndex;
@@ -131,8 +132,8 @@ pub struct RuleIndex {
     /// For each glob in the index: (entry, position among the rule's globs).
     owners: Vec<(usize, usize)>,
     keywords: KeywordMatcher,
-    /// Some rule tests file contents, so path events need them.
-    needs_contents: bool,
+    /// Every rule's `fileContains` patterns, compiled together.
+    contents: ContentIndex,
 }
 
 impl RuleIndex {
@@ -183,13 +184,18 @@ impl RuleIndex {
                 conditions: Compiled::new(&rule.conditions),
             });
         }
-        let needs_contents = entries.iter().any(|e| e.conditions.has_file_contains());
+        let contents = ContentIndex::new(
+            rules
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (i, r.conditions.file_contains.values.as_slice())),
+        );
         RuleIndex {
             entries,
             globs: GlobIndex::new(compiled),
             owners,
             keywords,
-            needs_contents,
+            contents,
         }
     }
 
@@ -204,7 +210,9 @@ impl RuleIndex {
     /// Whether some rule tests an edited file's content, so a path event
     /// should read the files it names.
     pub fn needs_contents(&self) -> bool {
-        self.needs_contents
+        self.entries
+            .iter()
+            .any(|e| e.conditions.has_file_contains())
     }
 
     /// Every always-on or keyword-matched rule, in name order (reference
@@ -295,6 +303,22 @@ impl RuleIndex {
                 .and_then(|c| c.get(path_index))
                 .and_then(|c| c.as_deref());
             let first = self.first_globs(&path, &mut result.errors);
+            // One scan of the file for every rule's patterns.
+            let content_first = match content {
+                Some(content) if !self.contents.is_empty() => {
+                    self.contents.first_matches(content, self.entries.len())
+                }
+                _ => vec![None; self.entries.len()],
+            };
+            for (rule, pattern, why) in &self.contents.invalid {
+                let entry = &self.entries[*rule];
+                let line = entry.conditions.conditions.file_contains.line;
+                let message = format!("Invalid fileContains pattern: {pattern} ({why})");
+                report(
+                    &mut result.errors,
+                    &Error::at(Place::line(&entry.path, line), message),
+                );
+            }
             for (index, entry) in self.entries.iter().enumerate() {
                 let mut glob_held = first[index];
                 // The reference tries globs in order and fails on the first
@@ -305,21 +329,8 @@ impl RuleIndex {
                         glob_held = None;
                     }
                 }
-                let content_held = match (
-                    &entry.conditions.invalid_pattern,
-                    entry.conditions.has_file_contains(),
-                ) {
-                    (Some((pattern, line, why)), _) => {
-                        let message = format!("Invalid fileContains pattern: {pattern} ({why})");
-                        report(
-                            &mut result.errors,
-                            &Error::at(Place::line(&entry.path, *line), message),
-                        );
-                        None
-                    }
-                    (None, true) => content.and_then(|c| entry.conditions.content_match(c)),
-                    (None, false) => None,
-                };
+                let content_held = content_first[index]
+                    .map(|p| entry.conditions.conditions.file_contains.values[p].as_str());
                 if glob_held.is_none() && content_held.is_none() {
                     continue;
                 }

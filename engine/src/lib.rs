@@ -15,6 +15,7 @@ pub mod codex_state;
 pub mod codex_text;
 pub mod conditions;
 pub mod config;
+pub mod content_index;
 pub mod dedup;
 pub mod delivery;
 pub mod edn;
