@@ -10,7 +10,7 @@ use crate::paths;
 
 pub const CONFIG_FILE: &str = "rule-fairy.edn";
 
-const TOP_LEVEL_KEYS: &[&str] = &["rules", "instructions", "shell-hook", "formats"];
+const TOP_LEVEL_KEYS: &[&str] = &["rules", "instructions", "shell-hook", "formats", "gate"];
 pub const DEFAULT_RULE_DIRS: &[&str] = &[".cursor/rules"];
 pub const DEFAULT_RULE_EXTENSIONS: &[&str] = &[".mdc"];
 pub const DEFAULT_INSTRUCTION_FILES: &[&str] = &[
@@ -49,6 +49,15 @@ pub struct RulesSource {
     pub extensions: Vec<String>,
     /// Other hosts' rule layouts switched on by `:formats`, in that order.
     pub formats: Vec<Format>,
+}
+
+/// Where the gate's ast-grep rules and rule tests live beyond `sgconfig.yml`
+/// and `.kairoku/rules`: directories as written, relative to the project
+/// root (the gate reads them from the working tree or from a git ref).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GateDirs {
+    pub dirs: Vec<String>,
+    pub test_dirs: Vec<String>,
 }
 
 /// Whether each harness's shell hook is on.
@@ -265,6 +274,31 @@ impl Config {
         Ok(chosen)
     }
 
+    /// The gate's rule and test directories, `:gate {:dirs [...] :test-dirs
+    /// [...]}`; none when the key is absent.
+    pub fn gate_dirs(&self) -> Result<GateDirs> {
+        let Some(value) = self.get("gate") else {
+            return Ok(GateDirs::default());
+        };
+        let entries = nested_map(&self.file, value, ":gate", &["dirs", "test-dirs"])?;
+        let mut gate = GateDirs::default();
+        for (key, field, target) in [
+            ("dirs", ":gate :dirs", &mut gate.dirs),
+            ("test-dirs", ":gate :test-dirs", &mut gate.test_dirs),
+        ] {
+            if let Some(value) = lookup(entries, key) {
+                *target = strings(value, true, |s| !s.trim().is_empty()).ok_or_else(|| {
+                    at(
+                        &self.file,
+                        value.line,
+                        format!("{field} in rule-fairy.edn must be a non-empty vector of directory paths relative to the project, like [\"rules/ast-grep\"]"),
+                    )
+                })?;
+            }
+        }
+        Ok(gate)
+    }
+
     /// The shell-hook switch per harness (reference 1.1, `:shell-hook`).
     pub fn shell_hook(&self) -> Result<ShellHook> {
         let mut hook = ShellHook {
@@ -326,6 +360,7 @@ impl Config {
             self.rules_source(root).err(),
             self.shell_hook().err(),
             self.instruction_files().err(),
+            self.gate_dirs().err(),
         ]
         .into_iter()
         .flatten()
@@ -460,6 +495,51 @@ mod tests {
         assert!(shape
             .message
             .starts_with(":formats in rule-fairy.edn must be a vector of rule formats"));
+    }
+
+    #[test]
+    fn gate_dirs_are_read_and_validated() {
+        assert_eq!(Config::default().gate_dirs().unwrap(), GateDirs::default());
+        let config =
+            Config::parse("{:gate {:dirs [\"lint/ast\" \"more\"] :test-dirs [\"lint/tests\"]}}")
+                .unwrap();
+        assert_eq!(
+            config.gate_dirs().unwrap(),
+            GateDirs {
+                dirs: vec!["lint/ast".into(), "more".into()],
+                test_dirs: vec!["lint/tests".into()],
+            }
+        );
+        let gate = |text: &str| message(text, |c| c.gate_dirs().map(|_| ()));
+        assert_eq!(
+            gate("{:gate [\"rules\"]}"),
+            ":gate in rule-fairy.edn must be a map"
+        );
+        assert_eq!(
+            gate("{:gate {:dir [\"x\"]}}"),
+            "Unknown :gate keys in rule-fairy.edn: :dir"
+        );
+        for bad in [
+            "{:gate {:dirs []}}",
+            "{:gate {:dirs \"rules\"}}",
+            "{:gate {:dirs [\" \"]}}",
+            "{:gate {:dirs [:rules]}}",
+        ] {
+            assert!(
+                gate(bad).starts_with(":gate :dirs in rule-fairy.edn must be a non-empty vector"),
+                "{bad}"
+            );
+        }
+        assert!(gate("{:gate {:test-dirs []}}").starts_with(":gate :test-dirs in rule-fairy.edn"));
+        // The error names the line of the bad value, and `check` sees it.
+        let config = Config::parse("{:gate\n {:dirs\n  []}}").unwrap();
+        assert_eq!(
+            config.gate_dirs().unwrap_err().place,
+            Some(Place::line(CONFIG_FILE, 3))
+        );
+        assert_eq!(config.validate("/p").len(), 1);
+        // A bad :gate leaves the rules usable.
+        assert!(config.rules_source("/p").is_ok());
     }
 
     #[test]

@@ -1,0 +1,214 @@
+//! Where a project keeps its gate rules and rule tests: `sgconfig.yml`
+//! (ast-grep's project file: `ruleDirs`, `testConfigs`, `languageGlobs`),
+//! `.kairoku/rules` and `.kairoku/rule-tests` (kairoku's layout), and
+//! `:gate {:dirs [...] :test-dirs [...]}` in `rule-fairy.edn`.
+
+use std::collections::BTreeMap;
+
+use rule_fairy_engine::config::Config;
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+
+use crate::error::GateError;
+use crate::language::{parse_language, SupportLang};
+use crate::languages::LanguageGlobs;
+use crate::tree::{normalize, RuleTree};
+use crate::yaml;
+
+pub const SGCONFIG: &str = "sgconfig.yml";
+pub const KAIROKU_RULES: &str = ".kairoku/rules";
+pub const KAIROKU_TESTS: &str = ".kairoku/rule-tests";
+
+/// The gate's sources, every directory project-relative and listed once.
+#[derive(Debug, Clone, Default)]
+pub struct GateConfig {
+    pub rule_dirs: Vec<String>,
+    pub test_dirs: Vec<TestDir>,
+    pub language_globs: LanguageGlobs,
+}
+
+/// A directory of rule tests, and the snapshot directory inside it that
+/// holds no tests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestDir {
+    pub dir: String,
+    pub snapshot_dir: String,
+}
+
+impl TestDir {
+    fn new(dir: String, snapshot_dir: Option<&str>) -> Self {
+        let snapshot_dir = normalize(&format!(
+            "{dir}/{}",
+            snapshot_dir.unwrap_or("__snapshots__")
+        ));
+        TestDir { dir, snapshot_dir }
+    }
+}
+
+/// `sgconfig.yml`. Keys ast-grep knows but the gate cannot honour are
+/// refused rather than ignored, so a rule never silently matches nothing.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SgConfig {
+    rule_dirs: Option<Vec<String>>,
+    test_configs: Option<Vec<SgTestConfig>>,
+    language_globs: Option<BTreeMap<String, Vec<String>>>,
+    util_dirs: Option<IgnoredAny>,
+    custom_languages: Option<IgnoredAny>,
+    language_injections: Option<IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SgTestConfig {
+    test_dir: String,
+    snapshot_dir: Option<String>,
+}
+
+fn push_unique(dirs: &mut Vec<String>, dir: String) {
+    if !dirs.contains(&dir) {
+        dirs.push(dir);
+    }
+}
+
+fn push_test_dir(dirs: &mut Vec<TestDir>, dir: TestDir) {
+    if !dirs.iter().any(|d| d.dir == dir.dir) {
+        dirs.push(dir);
+    }
+}
+
+/// Reads the project's gate configuration from `tree`.
+pub fn read_config(tree: &dyn RuleTree) -> Result<GateConfig, GateError> {
+    let mut config = GateConfig::default();
+    if let Some(text) = tree.read(SGCONFIG)? {
+        read_sgconfig(tree, &text, &mut config)?;
+    }
+    if tree.is_dir(KAIROKU_RULES) {
+        push_unique(&mut config.rule_dirs, KAIROKU_RULES.to_string());
+    }
+    if tree.is_dir(KAIROKU_TESTS) {
+        push_test_dir(
+            &mut config.test_dirs,
+            TestDir::new(KAIROKU_TESTS.to_string(), None),
+        );
+    }
+    read_edn(tree, &mut config)?;
+    Ok(config)
+}
+
+fn read_sgconfig(
+    tree: &dyn RuleTree,
+    text: &str,
+    config: &mut GateConfig,
+) -> Result<(), GateError> {
+    let file = tree.display(SGCONFIG);
+    let docs = yaml::documents(text);
+    let doc = docs
+        .iter()
+        .find(|d| d.content_line.is_some())
+        .ok_or_else(|| GateError::at(&file, 1, "the file is empty; ast-grep needs `ruleDirs`"))?;
+    let line = doc.content_line.unwrap_or(1);
+    let parsed: SgConfig = yaml::parse(&file, doc, "")?;
+    let refuse = |key: &str, why: &str| {
+        GateError::at(
+            &file,
+            line,
+            format!("`{key}` is not supported by the gate: {why}"),
+        )
+    };
+    if parsed.util_dirs.is_some() {
+        return Err(refuse(
+            "utilDirs",
+            "a rule that used a shared util would match nothing; put `utils:` in the rule itself",
+        ));
+    }
+    if parsed.custom_languages.is_some() {
+        return Err(refuse(
+            "customLanguages",
+            "it loads grammars at run time; the gate carries its grammars compiled in",
+        ));
+    }
+    if parsed.language_injections.is_some() {
+        return Err(refuse(
+            "languageInjections",
+            "embedded languages are not scanned",
+        ));
+    }
+    let rule_dirs = parsed.rule_dirs.ok_or_else(|| {
+        GateError::at(
+            &file,
+            line,
+            "ast-grep needs `ruleDirs`: the directories that hold the rules",
+        )
+    })?;
+    for dir in rule_dirs {
+        let dir = normalize(&dir);
+        if !tree.is_dir(&dir) {
+            return Err(GateError::at(
+                &file,
+                line,
+                format!("`ruleDirs` names `{dir}`, which is not a directory"),
+            ));
+        }
+        push_unique(&mut config.rule_dirs, dir);
+    }
+    for test in parsed.test_configs.unwrap_or_default() {
+        let dir = normalize(&test.test_dir);
+        if !tree.is_dir(&dir) {
+            return Err(GateError::at(
+                &file,
+                line,
+                format!("`testConfigs` names `{dir}`, which is not a directory"),
+            ));
+        }
+        push_test_dir(
+            &mut config.test_dirs,
+            TestDir::new(dir, test.snapshot_dir.as_deref()),
+        );
+    }
+    let mut globs: Vec<(SupportLang, Vec<String>)> = Vec::new();
+    for (name, patterns) in parsed.language_globs.unwrap_or_default() {
+        let lang = parse_language(&name)
+            .map_err(|m| GateError::at(&file, line, format!("`languageGlobs`: {m}")))?;
+        globs.push((lang, patterns));
+    }
+    config.language_globs = LanguageGlobs::new(&globs)
+        .map_err(|m| GateError::at(&file, line, format!("`languageGlobs`: {m}")))?;
+    Ok(())
+}
+
+fn read_edn(tree: &dyn RuleTree, config: &mut GateConfig) -> Result<(), GateError> {
+    let name = rule_fairy_engine::config::CONFIG_FILE;
+    let Some(text) = tree.read(name)? else {
+        return Ok(());
+    };
+    let file = tree.display(name);
+    let to_gate = |e: rule_fairy_engine::Error| match e.place.and_then(|p| p.line) {
+        Some(line) => GateError::at(&file, line, e.message),
+        None => GateError::in_file(&file, e.message),
+    };
+    let gate = Config::parse_file(&text, &file)
+        .and_then(|c| c.gate_dirs())
+        .map_err(to_gate)?;
+    for dir in gate.dirs {
+        let dir = normalize(&dir);
+        if !tree.is_dir(&dir) {
+            return Err(GateError::in_file(
+                &file,
+                format!(":gate :dirs names `{dir}`, which is not a directory"),
+            ));
+        }
+        push_unique(&mut config.rule_dirs, dir);
+    }
+    for dir in gate.test_dirs {
+        let dir = normalize(&dir);
+        if !tree.is_dir(&dir) {
+            return Err(GateError::in_file(
+                &file,
+                format!(":gate :test-dirs names `{dir}`, which is not a directory"),
+            ));
+        }
+        push_test_dir(&mut config.test_dirs, TestDir::new(dir, None));
+    }
+    Ok(())
+}

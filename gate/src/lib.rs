@@ -1,0 +1,332 @@
+//! Rule Fairy's gate: a repository's own [ast-grep] rules, held to in
+//! process, with no `ast-grep` binary needed.
+//!
+//! Rules are ast-grep's YAML (`id`, `language`, `severity`, `message`,
+//! `note`, `rule`, `files`/`ignores`; several per file separated by `---`),
+//! found through `sgconfig.yml` (`ruleDirs`, `testConfigs`,
+//! `languageGlobs`), in `.kairoku/rules`, and in the directories
+//! `:gate {:dirs [...]}` names in `rule-fairy.edn`, subdirectories
+//! included. They are read from the working tree or from a git ref, so a
+//! change cannot weaken the gate that judges it.
+//!
+//! Everything fails closed: a rule that cannot be parsed, a language that
+//! is unknown or not compiled into this build, a path that does not exist
+//! is a [`GateError`] naming the file and line, never a clean result.
+//!
+//! For a hook that has just seen files written:
+//!
+//! ```no_run
+//! use std::path::{Path, PathBuf};
+//! let findings = rule_fairy_gate::check_files(
+//!     Path::new("/repo"),
+//!     &[PathBuf::from("src/api/orders.ts")],
+//! )?;
+//! for finding in &findings {
+//!     print!("{}", finding.human()); // rule id, file:line, message, note
+//! }
+//! # Ok::<(), rule_fairy_gate::GateError>(())
+//! ```
+//!
+//! [ast-grep]: https://ast-grep.github.io
+
+pub mod config;
+pub mod error;
+pub mod finding;
+pub mod git;
+pub mod language;
+pub mod languages;
+pub mod rule_test;
+pub mod rules;
+pub mod scan;
+pub mod tree;
+pub mod walk;
+mod yaml;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+pub use error::GateError;
+pub use finding::{Finding, Severity};
+
+use config::{read_config, GateConfig};
+use git::GitTree;
+use language::SupportLang;
+use rule_test::{read_tests, run_tests, RuleTests, TestReport};
+use rules::{load_rules, Rule};
+use scan::scan_source;
+use tree::{RuleTree, WorkTree};
+use walk::{relative_name, targets, Target};
+
+/// A project's gate: its configuration and compiled rules, loaded once and
+/// used for any number of checks.
+pub struct Gate {
+    root: PathBuf,
+    tree: Box<dyn RuleTree>,
+    config: GateConfig,
+    rules: Vec<Rule>,
+}
+
+/// What a scan read and found.
+#[derive(Debug, Clone, Default)]
+pub struct ScanReport {
+    /// Sorted by file, line and column.
+    pub findings: Vec<Finding>,
+    /// Files parsed (those of a language some rule is written for).
+    pub files_scanned: usize,
+}
+
+impl ScanReport {
+    /// True when a finding has error severity: the scan fails.
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+}
+
+/// A rule and how well its tests cover it, for `rule-fairy check`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleCoverage {
+    pub id: String,
+    pub language: String,
+    pub severity: Severity,
+    pub file: String,
+    pub line: usize,
+    pub valid_cases: usize,
+    pub invalid_cases: usize,
+}
+
+fn canonical_root(root: &Path) -> Result<PathBuf, GateError> {
+    root.canonicalize()
+        .ok()
+        .filter(|p| p.is_dir())
+        .ok_or_else(|| {
+            GateError::new(format!(
+                "the project directory does not exist: {}",
+                root.display()
+            ))
+        })
+}
+
+impl Gate {
+    /// Loads the gate from the project's working tree.
+    pub fn load(project_root: &Path) -> Result<Gate, GateError> {
+        let root = canonical_root(project_root)?;
+        let tree = Box::new(WorkTree::new(&root));
+        Gate::from_tree(root, tree)
+    }
+
+    /// Loads the gate's configuration, rules and rule tests from one commit
+    /// of git (`origin/main`, a tag, a commit id) instead of the working
+    /// tree; the files scanned are still the working tree's.
+    pub fn load_from_ref(project_root: &Path, reference: &str) -> Result<Gate, GateError> {
+        let root = canonical_root(project_root)?;
+        let tree = Box::new(GitTree::open(&root, reference)?);
+        Gate::from_tree(root, tree)
+    }
+
+    fn from_tree(root: PathBuf, tree: Box<dyn RuleTree>) -> Result<Gate, GateError> {
+        let config = read_config(tree.as_ref())?;
+        let rules = load_rules(tree.as_ref(), &config)?;
+        Ok(Gate {
+            root,
+            tree,
+            config,
+            rules,
+        })
+    }
+
+    /// The rules, in the order their files were found.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// The canonical project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The rule directories found, project-relative.
+    pub fn rule_dirs(&self) -> &[String] {
+        &self.config.rule_dirs
+    }
+
+    /// The language a project-relative path is parsed as, `languageGlobs`
+    /// first.
+    pub fn language_of(&self, name: &str) -> Option<SupportLang> {
+        self.config.language_globs.language_of(name)
+    }
+
+    fn rules_by_language(&self) -> HashMap<SupportLang, Vec<&Rule>> {
+        let mut map: HashMap<SupportLang, Vec<&Rule>> = HashMap::new();
+        for rule in &self.rules {
+            if rule.severity() != Severity::Off {
+                map.entry(rule.language()).or_default().push(rule);
+            }
+        }
+        map
+    }
+
+    /// Checks files an agent has just written. Relative paths are relative
+    /// to the project root. A file that no longer exists, lies outside the
+    /// project, or is of no language a rule is written for has nothing to
+    /// report; the scan of record ([`Gate::scan`]) is where the whole tree
+    /// is held to the rules.
+    pub fn check_files(&self, files: &[PathBuf]) -> Result<Vec<Finding>, GateError> {
+        let mut chosen = Vec::new();
+        for file in files {
+            let Ok(path) = self.root.join(file).canonicalize() else {
+                continue;
+            };
+            if !path.starts_with(&self.root) || !path.is_file() {
+                continue;
+            }
+            chosen.push(Target {
+                name: relative_name(&self.root, &path),
+                path,
+            });
+        }
+        chosen.dedup_by(|a, b| a.path == b.path);
+        Ok(self.scan_targets(&chosen)?.findings)
+    }
+
+    /// Scans the whole project (no `paths`) or the given files and
+    /// directories (relative to the project root). A path that does not
+    /// exist is an error.
+    pub fn scan(&self, paths: &[PathBuf]) -> Result<ScanReport, GateError> {
+        if self.rules.is_empty() {
+            // Still refuse a missing path: the answer must not depend on
+            // whether rules exist.
+            for given in paths {
+                if !self.root.join(given).exists() {
+                    return Err(GateError::new(format!(
+                        "path does not exist: {} (nothing was scanned)",
+                        given.display()
+                    )));
+                }
+            }
+            return Ok(ScanReport::default());
+        }
+        let targets = targets(&self.root, paths)?;
+        self.scan_targets(&targets)
+    }
+
+    fn scan_targets(&self, targets: &[Target]) -> Result<ScanReport, GateError> {
+        let by_language = self.rules_by_language();
+        let work: Vec<(&Target, SupportLang, Vec<&Rule>)> = targets
+            .iter()
+            .filter_map(|t| {
+                let lang = self.language_of(&t.name)?;
+                let rules: Vec<&Rule> = by_language
+                    .get(&lang)?
+                    .iter()
+                    .copied()
+                    .filter(|r| r.applies_to(&t.name))
+                    .collect();
+                (!rules.is_empty()).then_some((t, lang, rules))
+            })
+            .collect();
+        let results = parallel(&work, |(target, lang, rules)| {
+            let bytes = std::fs::read(&target.path)
+                .map_err(|e| GateError::in_file(&target.name, format!("cannot read: {e}")))?;
+            let text = tree::utf8(&target.name, bytes)?;
+            Ok(scan_source(rules, *lang, &target.name, &text))
+        })?;
+        let mut findings: Vec<Finding> = results.into_iter().flatten().collect();
+        findings.sort_by(|a, b| {
+            (&a.file, a.line, a.column, &a.rule_id).cmp(&(&b.file, b.line, b.column, &b.rule_id))
+        });
+        Ok(ScanReport {
+            findings,
+            files_scanned: work.len(),
+        })
+    }
+
+    /// The rule tests (`<testDir>/<rule-id>-test.yml`).
+    pub fn tests(&self) -> Result<Vec<RuleTests>, GateError> {
+        read_tests(self.tree.as_ref(), &self.config)
+    }
+
+    /// Runs every rule test.
+    pub fn test(&self) -> Result<TestReport, GateError> {
+        Ok(run_tests(&self.rules, &self.tests()?))
+    }
+
+    /// Each rule with its language and how many test cases cover it.
+    pub fn coverage(&self) -> Result<Vec<RuleCoverage>, GateError> {
+        let tests = self.tests()?;
+        Ok(self
+            .rules
+            .iter()
+            .map(|rule| {
+                let mine = tests.iter().filter(|t| t.rule_id == rule.id());
+                let (valid, invalid) =
+                    mine.fold((0, 0), |(v, i), t| (v + t.valid.len(), i + t.invalid.len()));
+                RuleCoverage {
+                    id: rule.id().to_string(),
+                    language: rule.language().to_string(),
+                    severity: rule.severity(),
+                    file: rule.file.clone(),
+                    line: rule.line,
+                    valid_cases: valid,
+                    invalid_cases: invalid,
+                }
+            })
+            .collect())
+    }
+}
+
+/// Runs `job` over `items` on every core, keeping the input order; the
+/// first error wins.
+fn parallel<T: Sync, R: Send>(
+    items: &[T],
+    job: impl Fn(&T) -> Result<R, GateError> + Sync,
+) -> Result<Vec<R>, GateError> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len());
+    if threads <= 1 {
+        return items.iter().map(&job).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut slots: Vec<Option<Result<R, GateError>>> = Vec::new();
+    slots.resize_with(items.len(), || None);
+    let done: Vec<Vec<(usize, Result<R, GateError>)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else {
+                            break;
+                        };
+                        out.push((i, job(item)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a scan worker panicked"))
+            .collect()
+    });
+    for (i, result) in done.into_iter().flatten() {
+        slots[i] = Some(result);
+    }
+    slots.into_iter().flatten().collect()
+}
+
+/// Loads the project's gate from its working tree and checks the files an
+/// agent has just written: the call behind `rule-fairy gate check` and the
+/// hooks. Relative paths are relative to `project_root`. Each finding
+/// carries the rule id, the project-relative file, the 1-based line, the
+/// message, the note and the severity; [`Finding::human`] formats one for
+/// a model to read. A project with no rules gives no findings.
+///
+/// Errors (a rule that cannot be parsed, a language this build cannot
+/// parse, a file that cannot be read) mean the check could not be done:
+/// report them, do not treat them as clean.
+pub fn check_files(project_root: &Path, files: &[PathBuf]) -> Result<Vec<Finding>, GateError> {
+    Gate::load(project_root)?.check_files(files)
+}
