@@ -212,6 +212,10 @@ fn the_launcher_says_so_when_the_binary_is_missing() {
         start.as_bytes(),
     );
     assert!(codex_accepts(SESSION_START, &out).is_some());
+    // The input is read even then: Codex's write of a large prompt must not fail.
+    let large = prompt_input("s1", &"word ".repeat(200_000), None).to_string();
+    let out = launch(plugin.path(), &["codex", "prompt"], &[], large.as_bytes());
+    assert!(codex_accepts(PROMPT, &out).is_some());
     // After a tool call it fails the hook rather than repeat the entry.
     let out = launch(plugin.path(), &["codex", "post-tool"], &[], b"{}");
     assert_eq!(out.status.code(), Some(1));
