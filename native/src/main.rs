@@ -10,6 +10,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 mod codex;
 mod commands;
 mod facts;
+#[cfg(feature = "gate")]
+mod gate;
 mod location;
 mod stdfs;
 
@@ -32,6 +34,9 @@ enum Command {
     Check(CheckArgs),
     /// Codex hooks: read the hook's JSON on stdin, print what Codex injects.
     Codex(codex::CodexArgs),
+    /// The repository's ast-grep rules: scan, check written files, test.
+    #[cfg(feature = "gate")]
+    Gate(gate::GateArgs),
 }
 
 #[derive(Args)]
@@ -80,6 +85,8 @@ fn main() -> ExitCode {
         Command::Explain(args) => commands::explain::run(&args),
         Command::Check(args) => commands::check::run(&args),
         Command::Codex(args) => return codex::run(&args),
+        #[cfg(feature = "gate")]
+        Command::Gate(args) => return gate::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -15,19 +15,39 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     for finding in &mut report.findings {
         finding.place.file = display_path(&root, &finding.place.file);
     }
+    // The gate's rules, listed with their languages and test coverage; a
+    // gate that cannot load fails the check.
+    #[cfg(feature = "gate")]
+    let gate = crate::gate::listing::for_check(&root);
+    #[cfg(not(feature = "gate"))]
+    let gate = GateListing::default();
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string(&report).expect("reports serialise")
-        );
+        let mut text = serde_json::to_string(&report).expect("reports serialise");
+        if let Some(listing) = &gate.json {
+            let mut value: serde_json::Value = serde_json::from_str(&text).expect("reports parse");
+            value["gate"] = listing.clone();
+            text = value.to_string();
+        }
+        println!("{text}");
     } else {
         print!("{}", human(&report));
+        print!("{}", gate.text);
     }
-    Ok(if report.has_errors() {
+    Ok(if report.has_errors() || gate.error {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// What the gate adds to `check`: its rules with their languages and test
+/// coverage, for people and for `--json`, and whether it failed to load.
+/// Empty when the project has no gate rules or the build has no gate.
+#[derive(Default)]
+pub struct GateListing {
+    pub text: String,
+    pub json: Option<serde_json::Value>,
+    pub error: bool,
 }
 
 fn human(report: &Report) -> String {

@@ -1,0 +1,155 @@
+//! `rule-fairy gate`: the repository's ast-grep rules, in a scan of record
+//! that fails closed, a per-write check for the hooks, and rule tests.
+//!
+//! Exit status, for every subcommand: 0 clean (warnings allowed), 1 an
+//! error-severity finding or a failed rule test, 2 the gate could not run
+//! (a rule it cannot parse, a language it cannot check, a missing path).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Subcommand};
+use rule_fairy_gate::{Gate, GateError};
+
+use crate::location::project_root;
+
+pub mod listing;
+mod report;
+
+#[derive(Args)]
+pub struct GateArgs {
+    #[command(subcommand)]
+    command: GateCommand,
+}
+
+#[derive(Subcommand)]
+enum GateCommand {
+    /// Scan the project (honouring .gitignore) or the given paths against
+    /// every rule; exit 1 on an error-severity finding.
+    Scan(ScanArgs),
+    /// Check files that were just written (what the hooks run).
+    Check(CheckArgs),
+    /// Run the rule tests: valid cases must not match, invalid cases must.
+    Test(TestArgs),
+}
+
+#[derive(Args)]
+struct Common {
+    /// The project root (default: found from the working directory).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Read the gate's configuration, rules and tests from this git ref
+    /// (like origin/main) instead of the working tree.
+    #[arg(long, value_name = "REF")]
+    rules_from: Option<String>,
+}
+
+#[derive(Args)]
+struct ScanArgs {
+    /// Files or directories to scan (default: the whole project).
+    paths: Vec<PathBuf>,
+    /// Print one JSON object per finding, one per line.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// The written files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print one JSON object per finding, one per line.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Args)]
+struct TestArgs {
+    #[command(flatten)]
+    common: Common,
+}
+
+const CANNOT_RUN: u8 = 2;
+
+pub fn run(args: &GateArgs) -> ExitCode {
+    let result = match &args.command {
+        GateCommand::Scan(scan) => run_scan(scan),
+        GateCommand::Check(check) => run_check(check),
+        GateCommand::Test(test) => run_test(test),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("rule-fairy gate: {message}");
+            eprintln!("rule-fairy gate: nothing was judged clean; fix this and run again");
+            ExitCode::from(CANNOT_RUN)
+        }
+    }
+}
+
+fn load(common: &Common) -> Result<Gate, String> {
+    let root = project_root(common.project.as_deref())?;
+    let root = Path::new(&root);
+    let gate = match &common.rules_from {
+        Some(reference) => Gate::load_from_ref(root, reference),
+        None => Gate::load(root),
+    };
+    gate.map_err(|e: GateError| e.to_string())
+}
+
+/// Paths on the command line are the shell's: relative to the working
+/// directory, whatever the project root.
+fn from_here(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    paths
+        .iter()
+        .map(|p| std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display())))
+        .collect()
+}
+
+fn failed_if(errors: bool) -> ExitCode {
+    if errors {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run_scan(args: &ScanArgs) -> Result<ExitCode, String> {
+    let gate = load(&args.common)?;
+    let paths = from_here(&args.paths)?;
+    let scan = gate.scan(&paths).map_err(|e| e.to_string())?;
+    if args.json {
+        print!("{}", report::json_lines(&scan.findings));
+    } else {
+        print!("{}", report::human(&scan.findings));
+        eprintln!("{}", report::scan_summary(&gate, &scan));
+    }
+    Ok(failed_if(scan.has_errors()))
+}
+
+fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
+    let gate = load(&args.common)?;
+    let files = from_here(&args.files)?;
+    let findings = gate.check_files(&files).map_err(|e| e.to_string())?;
+    if args.json {
+        print!("{}", report::json_lines(&findings));
+    } else {
+        print!("{}", report::human(&findings));
+    }
+    Ok(failed_if(
+        findings
+            .iter()
+            .any(|f| f.severity == rule_fairy_gate::Severity::Error),
+    ))
+}
+
+fn run_test(args: &TestArgs) -> Result<ExitCode, String> {
+    let gate = load(&args.common)?;
+    let report = gate.test().map_err(|e| e.to_string())?;
+    print!("{}", report::tests(&gate, &report));
+    Ok(failed_if(!report.passed()))
+}

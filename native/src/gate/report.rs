@@ -1,0 +1,97 @@
+//! How the gate's results are printed: findings for people (rule id,
+//! file:line, message, the note verbatim) or as JSON lines, and test runs.
+
+use rule_fairy_gate::rule_test::{Failure, TestReport};
+use rule_fairy_gate::{Finding, Gate, ScanReport, Severity};
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Each finding, then a blank line between findings.
+pub fn human(findings: &[Finding]) -> String {
+    findings
+        .iter()
+        .map(Finding::human)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One JSON object per line, per finding.
+pub fn json_lines(findings: &[Finding]) -> String {
+    findings
+        .iter()
+        .map(|f| serde_json::to_string(f).expect("findings serialise") + "\n")
+        .collect()
+}
+
+pub fn scan_summary(gate: &Gate, scan: &ScanReport) -> String {
+    if gate.rules().is_empty() {
+        return "No gate rules in this project (sgconfig.yml, .kairoku/rules, :gate in rule-fairy.edn): nothing to check.".to_string();
+    }
+    let count = |s: Severity| scan.findings.iter().filter(|f| f.severity == s).count();
+    let errors = count(Severity::Error);
+    let others = scan.findings.len() - errors;
+    format!(
+        "{}, {} in {} checked against {}.",
+        plural(errors, "error"),
+        plural(others, "other finding"),
+        plural(scan.files_scanned, "file"),
+        plural(gate.rules().len(), "rule"),
+    )
+}
+
+fn indented(code: &str) -> String {
+    code.trim_end_matches('\n')
+        .lines()
+        .map(|l| format!("    {l}\n"))
+        .collect()
+}
+
+pub fn tests(gate: &Gate, report: &TestReport) -> String {
+    let mut out = String::new();
+    for failure in &report.failures {
+        let (word, kind, why) = match failure.failure {
+            Failure::Noisy => ("Noisy", "valid", "matched, but must not"),
+            Failure::Missing => ("Missing", "invalid", "did not match, but must"),
+        };
+        out.push_str(&format!(
+            "FAIL {} ({word}): {kind} case {} at {}:{} {why}:\n{}",
+            failure.rule_id,
+            failure.index,
+            failure.file,
+            failure.line,
+            indented(&failure.code)
+        ));
+    }
+    for (id, file, line) in &report.unknown_rules {
+        out.push_str(&format!(
+            "FAIL {id}: {file}:{line} tests a rule that no rule file defines\n"
+        ));
+    }
+    if !report.skipped_rules.is_empty() {
+        out.push_str(&format!(
+            "Skipped (severity: off): {}\n",
+            report.skipped_rules.join(", ")
+        ));
+    }
+    if !report.untested_rules.is_empty() {
+        out.push_str(&format!("Untested: {}\n", report.untested_rules.join(", ")));
+    }
+    let failed = report.failures.len();
+    out.push_str(&format!(
+        "{}: {} of {} passed{}.\n",
+        plural(gate.rules().len(), "rule"),
+        report.cases - failed,
+        plural(report.cases, "case"),
+        if report.unknown_rules.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", {} for unknown rules",
+                plural(report.unknown_rules.len(), "test")
+            )
+        }
+    ));
+    out
+}

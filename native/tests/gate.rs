@@ -1,0 +1,309 @@
+//! `rule-fairy gate` and the gate's part of `rule-fairy check`, as whole
+//! processes on temporary projects.
+
+#![cfg(feature = "gate")]
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+const NO_EVAL: &str = "id: no-eval
+language: TypeScript
+severity: error
+message: Do not call eval on $ARG.
+note: |-
+  PR #12 defect 1: eval ran a string from the request body.
+  Parse it instead.
+rule:
+  pattern: eval($ARG)
+";
+
+const NO_EVAL_TEST: &str = "id: no-eval
+valid:
+  - JSON.parse(body)
+invalid:
+  - eval(body)
+";
+
+impl Project {
+    fn new() -> Self {
+        Project {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn file(&self, rel: &str, content: &str) -> &Self {
+        let path = self.root().join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, content).unwrap();
+        self
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.run_in(self.root(), args)
+    }
+
+    fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_rule-fairy"))
+            .args(args)
+            .current_dir(cwd)
+            .env("RULE_FAIRY_PROJECT_DIR", self.root())
+            .output()
+            .unwrap()
+    }
+
+    fn git(&self, args: &[&str]) {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(self.root())
+            .args(args)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", self.root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().unwrap()
+}
+
+fn violating() -> Project {
+    let p = Project::new();
+    p.file(".kairoku/rules/security/no-eval.yml", NO_EVAL)
+        .file(".kairoku/rule-tests/no-eval-test.yml", NO_EVAL_TEST)
+        .file("src/api.ts", "const a = 1;\nexport const b = eval(body);\n")
+        .file("src/ok.ts", "export const c = 2;\n");
+    p
+}
+
+#[test]
+fn scan_prints_rule_file_line_message_and_note_and_exits_1() {
+    let p = violating();
+    let out = p.run(&["gate", "scan"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "error[no-eval] src/api.ts:2: Do not call eval on body.\n  PR #12 defect 1: eval ran a string from the request body.\n  Parse it instead.\n"
+    );
+    assert_eq!(
+        stderr(&out),
+        "1 error, 0 other findings in 2 files checked against 1 rule.\n"
+    );
+}
+
+#[test]
+fn scan_json_prints_one_object_per_finding() {
+    let p = violating();
+    p.file("src/more.ts", "eval(a);\neval(b);\n");
+    let out = p.run(&["gate", "scan", "--json"]);
+    assert_eq!(code(&out), 1);
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["ruleId"], "no-eval");
+    assert_eq!(lines[0]["file"], "src/api.ts");
+    assert_eq!(lines[0]["line"], 2);
+    assert_eq!(lines[0]["severity"], "error");
+    assert_eq!(lines[0]["message"], "Do not call eval on body.");
+    assert!(lines[0]["note"]
+        .as_str()
+        .unwrap()
+        .starts_with("PR #12 defect 1"));
+    assert_eq!(lines[2]["line"], 2);
+    assert!(stderr(&out).is_empty());
+}
+
+#[test]
+fn a_clean_scan_exits_0_and_paths_are_the_shell_s() {
+    let p = violating();
+    let out = p.run_in(&p.root().join("src"), &["gate", "scan", "ok.ts"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).starts_with("0 errors, 0 other findings in 1 file"));
+}
+
+#[test]
+fn a_missing_path_exits_2_with_a_message() {
+    let p = violating();
+    let out = p.run(&["gate", "scan", "src/nope.ts", "--json"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(stdout(&out), "");
+    assert!(
+        stderr(&out).starts_with("rule-fairy gate: path does not exist: "),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_rule_that_cannot_be_read_exits_2_naming_file_and_line() {
+    for (rule, expected) in [
+        ("id: a\nlanguage: ts\nrule: [\n", ".kairoku/rules/bad.yml:"),
+        (
+            "id: a\nlanguage: Klingon\nrule:\n  pattern: x\n",
+            ".kairoku/rules/bad.yml:2: unknown language `Klingon`",
+        ),
+        (
+            "id: a\nlanguage: ruby\nrule:\n  pattern: puts $X\n",
+            ".kairoku/rules/bad.yml:2: language `ruby` (Ruby) is not compiled into this build",
+        ),
+    ] {
+        let p = violating();
+        p.file(".kairoku/rules/bad.yml", rule)
+            .file("a.rb", "puts 1\n");
+        for args in [
+            &["gate", "scan"][..],
+            &["gate", "check", "src/api.ts"],
+            &["gate", "test"],
+        ] {
+            let out = p.run(args);
+            assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+            let message = stderr(&out);
+            assert!(
+                message.starts_with(&format!("rule-fairy gate: {expected}")),
+                "{args:?}: {message}"
+            );
+            assert!(!message.contains("panicked"), "{message}");
+        }
+    }
+}
+
+#[test]
+fn check_reports_only_the_written_files() {
+    let p = violating();
+    p.file("src/other.ts", "eval(x)\n");
+    let out = p.run(&["gate", "check", "src/ok.ts", "src/api.ts", "--json"]);
+    assert_eq!(code(&out), 1);
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["file"], "src/api.ts");
+    let clean = p.run(&["gate", "check", "src/ok.ts"]);
+    assert_eq!((code(&clean), stdout(&clean)), (0, String::new()));
+    // A file the write deleted has nothing to report.
+    let gone = p.run(&["gate", "check", "src/deleted.ts"]);
+    assert_eq!(code(&gone), 0, "{}", stderr(&gone));
+    let absolute = p.root().join("src/api.ts");
+    let human = p.run(&["gate", "check", absolute.to_str().unwrap()]);
+    assert!(stdout(&human).starts_with("error[no-eval] src/api.ts:2: "));
+}
+
+#[test]
+fn test_runs_the_rule_tests() {
+    let p = violating();
+    let out = p.run(&["gate", "test"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert_eq!(stdout(&out), "1 rule: 2 of 2 cases passed.\n");
+    p.file(
+        ".kairoku/rules/security/no-eval.yml",
+        &NO_EVAL.replace("eval($ARG)", "evaluate($ARG)"),
+    );
+    let out = p.run(&["gate", "test"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "FAIL no-eval (Missing): invalid case 1 at .kairoku/rule-tests/no-eval-test.yml:1 did not match, but must:\n    eval(body)\n1 rule: 1 of 2 cases passed.\n"
+    );
+}
+
+#[test]
+fn rules_from_a_ref_hold_even_when_the_change_deletes_them() {
+    let p = violating();
+    p.git(&["init", "-q", "-b", "main"]);
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "rules"]);
+    p.git(&["checkout", "-q", "-b", "change"]);
+    fs::remove_dir_all(p.root().join(".kairoku")).unwrap();
+    let weakened = p.run(&["gate", "scan"]);
+    assert_eq!(code(&weakened), 0);
+    let held = p.run(&["gate", "scan", "--rules-from", "main"]);
+    assert_eq!(code(&held), 1, "{}", stderr(&held));
+    assert!(stdout(&held).starts_with("error[no-eval] src/api.ts:2:"));
+    let tests = p.run(&["gate", "test", "--rules-from", "main"]);
+    assert_eq!(code(&tests), 0, "{}", stdout(&tests));
+    let unknown = p.run(&["gate", "scan", "--rules-from", "origin/nope"]);
+    assert_eq!(code(&unknown), 2);
+    assert!(stderr(&unknown).contains("git ref `origin/nope`"));
+}
+
+#[test]
+fn check_lists_gate_rules_with_languages_and_coverage() {
+    let p = violating();
+    p.file(
+        ".kairoku/rules/py.yml",
+        "id: no-pickle\nlanguage: python\nseverity: warning\nrule:\n  pattern: pickle.loads($X)\n",
+    );
+    let out = p.run(&["check"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Gate: 2 ast-grep rules, 1 with tests:\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  no-eval    TypeScript  error    1 valid, 1 invalid  (.kairoku/rules/security/no-eval.yml:1)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  no-pickle  Python      warning  no tests  (.kairoku/rules/py.yml:1)\n"),
+        "{text}"
+    );
+    let json: Value = serde_json::from_slice(&p.run(&["check", "--json"]).stdout).unwrap();
+    // Rules come in the order of their files.
+    assert_eq!(json["gate"]["rules"][0]["id"], "no-pickle");
+    assert_eq!(json["gate"]["rules"][0]["language"], "Python");
+    assert_eq!(json["gate"]["rules"][1]["id"], "no-eval");
+    assert_eq!(json["gate"]["rules"][1]["invalidCases"], 1);
+}
+
+#[test]
+fn check_fails_on_a_broken_gate_and_says_nothing_without_one() {
+    let p = violating();
+    p.file(
+        ".kairoku/rules/bad.yml",
+        "id: x\nlanguage: cobol\nrule:\n  pattern: x\n",
+    );
+    let out = p.run(&["check"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains("gate: error: .kairoku/rules/bad.yml:2: unknown language `cobol`")
+    );
+    let json: Value = serde_json::from_slice(&p.run(&["check", "--json"]).stdout).unwrap();
+    assert!(json["gate"]["error"].as_str().unwrap().contains("cobol"));
+    let plain = Project::new();
+    let out = plain.run(&["check", "--json"]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(json.get("gate").is_none());
+}
