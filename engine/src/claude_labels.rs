@@ -32,8 +32,8 @@ pub fn delivery_failed(kind: &str, how: &str, detail: &str) -> String {
 }
 
 /// A problem found while loading the rules (an unreadable rule file, a
-/// link loop), with its place relative to the project `root`: the rule is
-/// left out and every other rule still works.
+/// link loop), with its place relative to the project `root`: what it names
+/// is left out and every other rule still works.
 pub fn loading_problem(root: &str, finding: &Finding) -> String {
     let severity = match finding.severity {
         Severity::Error => "error",
@@ -47,7 +47,7 @@ pub fn loading_problem(root: &str, finding: &Finding) -> String {
     if let Some(hint) = &finding.hint {
         entry.push_str(&format!("\nFix: {hint}."));
     }
-    entry.push_str("\nThat file was left out; the other rules are delivered as usual.");
+    entry.push_str("\nIt was left out; the other rules are delivered as usual.");
     entry
 }
 
@@ -95,7 +95,7 @@ mod tests {
         );
         assert_eq!(
             loading_problem("/p", &finding),
-            "[rule-fairy error: .cursor/rules/bad.mdc:3: Rule file is not UTF-8]\nThat file was left out; the other rules are delivered as usual."
+            "[rule-fairy error: .cursor/rules/bad.mdc:3: Rule file is not UTF-8]\nIt was left out; the other rules are delivered as usual."
         );
         let error = Error::at(
             Place::line("/p/.cursor/rules/g.mdc", 2),

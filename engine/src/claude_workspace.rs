@@ -11,7 +11,7 @@ use crate::claude_context::rules_in_context;
 use crate::claude_event::{decide, Circumstances, ClaudeEvent, Outcome};
 use crate::claude_labels::{delivery_failed, loading_problem};
 use crate::claude_state::SessionState;
-use crate::config::{Config, RulesSource, CONFIG_FILE};
+use crate::config::{Config, RulesSource};
 use crate::error::Error;
 use crate::frames::{delivery_id, DeliveryKind, FrameLimits};
 use crate::fs::MemoryFs;
@@ -133,25 +133,28 @@ impl ClaudeWorkspace {
         &self.root
     }
 
+    /// Puts a rule file, the configuration, or anything else the rule set
+    /// is loaded from: the project loads again on the next use.
     pub fn put_file(&mut self, path: &str, bytes: &[u8]) {
-        self.touched(path);
+        self.changed();
         self.fs.add_file(path, bytes);
     }
 
-    pub fn put_dir(&mut self, path: &str) {
-        self.touched(path);
-        self.fs.add_dir(path);
+    /// Puts a document rules import: renders read it, the project does not
+    /// load again.
+    pub fn put_document(&mut self, path: &str, bytes: &[u8]) {
+        self.fs.add_file(path, bytes);
     }
 
     /// A symbolic link at `path` to `target` (absolute).
     pub fn put_link(&mut self, path: &str, target: &str) {
-        self.touched(path);
+        self.changed();
         self.fs.add_link(path, target);
     }
 
     /// Removes a file, link or directory with everything below it.
     pub fn remove(&mut self, path: &str) {
-        self.touched(path);
+        self.changed();
         self.fs.remove(path);
     }
 
@@ -160,23 +163,9 @@ impl ClaudeWorkspace {
         self.fs.add_dir(&paths::join(dir, ".git"));
     }
 
-    /// A change under a rules directory or to the configuration means the
-    /// project must load again; a document's does not (renders read it).
-    fn touched(&mut self, path: &str) {
-        let path = paths::normalize_lexically(path);
-        let config = paths::join(&self.root, CONFIG_FILE);
-        let in_rules = match &self.source {
-            Some(source) => source.dirs.iter().any(|dir| {
-                paths::strip_base(&path, dir).is_some() || paths::strip_base(dir, &path).is_some()
-            }),
-            None => true,
-        };
-        if path == config || in_rules {
-            self.project = None;
-            if path == config {
-                self.source = None;
-            }
-        }
+    fn changed(&mut self) {
+        self.project = None;
+        self.source = None;
     }
 
     /// Where rules come from, per the configuration in the snapshot.
@@ -652,7 +641,7 @@ mod tests {
             SessionState::parse(&state).unwrap().shell.pending,
             vec!["lib/x.clj"]
         );
-        ws.put_file("/p/doc/lib.md", b"# Lib docs\n\nRead me.");
+        ws.put_document("/p/doc/lib.md", b"# Lib docs\n\nRead me.");
         let fixed = ws.decide(&shell(&[], 13_000, &state));
         assert!(fixed.entries[0].contains("[rule-fairy injected: lib.mdc]"));
         assert!(fixed.entries[0].contains("glob on lib/x.clj, changed by a shell command"));

@@ -94,15 +94,17 @@ impl Workspace {
         });
     }
 
-    /// Puts a file's bytes at an absolute path.
+    /// Puts a rule file or the configuration at an absolute path; the
+    /// project loads again on its next use.
     #[wasm_bindgen(js_name = putFile)]
     pub fn put_file(&mut self, path: &str, bytes: &[u8]) {
         self.inner.put_file(path, bytes);
     }
 
-    #[wasm_bindgen(js_name = putDir)]
-    pub fn put_dir(&mut self, path: &str) {
-        self.inner.put_dir(path);
+    /// Puts a document the rules import; the project does not load again.
+    #[wasm_bindgen(js_name = putDocument)]
+    pub fn put_document(&mut self, path: &str, bytes: &[u8]) {
+        self.inner.put_document(path, bytes);
     }
 
     /// A symbolic link at `path` leading to the absolute `target`.

@@ -1,0 +1,105 @@
+// One delivery, from an event to the context entries it attaches: gather
+// what the engine reads (the project's files, the conversation, the saved
+// state, git, the clock), let it decide, carry out what it says.
+import type { EngineInterface } from 'claude-code'
+import type { Kind } from './failure'
+import { frameTexts } from './conversation'
+import { loadEngine } from './engine'
+import { serial } from './queue'
+import { gitCheck, type ShellReport } from './shell'
+import { refresh, Snapshot } from './snapshot'
+import { keepCorrupt, readState, stateFile, sweepOldStates, writeState } from './state'
+
+export type Event = { kind: 'prompt'; prompt: string } | { kind: 'edit'; file: string; id: string } | { kind: 'shell'; id: string }
+
+type Response = {
+  entries: string[]
+  delivered: string[]
+  deferred: string[]
+  log: string[]
+  state: string | null | undefined
+  stateError: string | null | undefined
+}
+
+/** Module state: one copy of each project's files, across events. */
+const snapshots = new Map<string, Promise<Snapshot>>()
+/** Directory -> whether it holds a `.git` entry (it is a checkout root). */
+const checkouts = new Map<string, Promise<boolean>>()
+let events = 0
+
+/** Timings of the last delivery, in milliseconds, for the benchmark. */
+export const timings = { load: 0, total: 0 }
+
+export async function deliver($: EngineInterface, event: Event): Promise<string[]> {
+  const started = performance.now()
+  const load = await loadEngine($)
+  const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()])
+  const file = stateFile(root, sessionId)
+  const entries = await serial(sessionId, async () => {
+    const snapshot = await snapshotOf($, root)
+    const [, context, saved] = await Promise.all([refresh($, snapshot), frameTexts($), readState($, file), sweepOldStates($, root)])
+    const now = await $.clock.now()
+    let shell: ShellReport | undefined
+    if (event.kind === 'shell') {
+      const plan = snapshot.ws.shellPlan(saved) as 'off' | 'start' | 'check'
+      if (plan === 'off') return []
+      if (plan === 'check') shell = await gitCheck($, snapshot.realRoot, now)
+    }
+    let fileArg: string | undefined
+    if (event.kind === 'edit') fileArg = await placeEdit($, snapshot, event.file)
+    events += 1
+    const response = snapshot.ws.decide({
+      kind: event.kind,
+      key: JSON.stringify([sessionId, event.kind === 'prompt' ? event.prompt.length : event.id, now, events]),
+      prompt: event.kind === 'prompt' ? event.prompt : undefined,
+      file: fileArg,
+      shell,
+      context,
+      state: saved,
+      stateFile: file.shown,
+      now,
+    }) as Response
+    if (typeof response.stateError === 'string') await keepCorrupt($, file, saved)
+    if (typeof response.state === 'string') await writeState($, root, file, response.state)
+    for (const line of response.log) $.ui.log(line, { to: 'transcript' })
+    return response.entries
+  })
+  timings.load = load
+  timings.total = performance.now() - started
+  return entries
+}
+
+function snapshotOf($: EngineInterface, root: string): Promise<Snapshot> {
+  let snapshot = snapshots.get(root)
+  if (snapshot === undefined) {
+    snapshot = $.fs
+      .stat(root, { resolve: true })
+      .then(stat => new Snapshot(root, stat.realPath ?? root))
+    snapshots.set(root, snapshot)
+    snapshot.catch(() => snapshots.delete(root))
+  }
+  return snapshot
+}
+
+/** The edited file, absolute, with the checkouts that place it made known
+ * to the engine (reference 5.6). */
+async function placeEdit($: EngineInterface, snapshot: Snapshot, file: string): Promise<string> {
+  const { file: absolute, probes } = snapshot.ws.editProbes(file) as { file: string; probes: string[] }
+  const found = await Promise.all(
+    probes.map(dir => {
+      let known = checkouts.get(dir)
+      if (known === undefined) {
+        known = $.fs.exists(`${dir === '/' ? '' : dir}/.git`)
+        checkouts.set(dir, known)
+        known.catch(() => checkouts.delete(dir))
+      }
+      return known
+    }),
+  )
+  probes.forEach((dir, index) => {
+    if (found[index]) snapshot.ws.markCheckout(dir)
+  })
+  return absolute
+}
+
+export type { Kind }

@@ -1,0 +1,56 @@
+// Rule Fairy for Claude Code: a repository's rules delivered when they
+// matter. Prompts bring always-on and keyword rules, edits and shell
+// changes bring the rules whose globs match; the WebAssembly engine decides
+// everything (../wasm, built into ./engine), this module only carries.
+import type { Register } from 'claude-code'
+import { deliver } from './deliver'
+import { entryFor, logLine } from './failure'
+
+/** Prompts another agent or process composed: keyword rules match what the
+ * person asked, so these deliver nothing (reference 5.2.1). */
+const NOT_THE_PERSON = new Set(['task-notification', 'peer', 'peer-send-message', 'projects-relay', 'coordinator', 'observer', 'observer-activity', 'plugin'])
+
+const EDIT_TOOLS = /^(Edit|Write|MultiEdit|NotebookEdit)$|^mcp__.*(edit|write|patch)/
+
+export const register: Register = on => {
+  on('prompt.submit', async ($, e, next) => {
+    if (NOT_THE_PERSON.has(e.origin.kind)) return next(e)
+    const entries = await deliver($, { kind: 'prompt', prompt: e.text })
+    return next(entries.length === 0 ? e : { ...e, context: [...(e.context ?? []), ...entries] })
+  }).catch(async ($, e, next) => {
+    const entry = entryFor('prompt', next.error)
+    $.ui.log(logLine('prompt', next.error), { to: 'transcript' })
+    // Once the prompt entered, context can no longer attach: only the log.
+    if (next.called) return next(e)
+    return next({ ...e, context: [...(e.context ?? []), entry] })
+  })
+
+  on('tool.call', { tool: EDIT_TOOLS }, async ($, e, next) => {
+    const result = await next(e)
+    if (e.agentId !== undefined || result.deny !== undefined) return result
+    const input = e as unknown as Record<string, unknown>
+    const file = [input.file_path, input.notebook_path, input.path].find(value => typeof value === 'string')
+    if (typeof file !== 'string') return result
+    const entries = await deliver($, { kind: 'edit', file, id: e.tool_use_id ?? '' })
+    return entries.length === 0 ? result : { ...result, context: [...(result.context ?? []), ...entries] }
+  }).catch(async ($, e, next) => {
+    const result = await next(e)
+    if (e.agentId !== undefined || result.deny !== undefined) return result
+    const entry = entryFor('edit', next.error)
+    $.ui.log(logLine('edit', next.error), { to: 'transcript' })
+    return { ...result, context: [...(result.context ?? []), entry] }
+  })
+
+  on('tool.call', { tool: 'Bash' }, async ($, e, next) => {
+    const result = await next(e)
+    if (e.agentId !== undefined || result.deny !== undefined) return result
+    const entries = await deliver($, { kind: 'shell', id: e.tool_use_id ?? '' })
+    return entries.length === 0 ? result : { ...result, context: [...(result.context ?? []), ...entries] }
+  }).catch(async ($, e, next) => {
+    const result = await next(e)
+    if (e.agentId !== undefined || result.deny !== undefined) return result
+    const entry = entryFor('shell', next.error)
+    $.ui.log(logLine('shell', next.error), { to: 'transcript' })
+    return { ...result, context: [...(result.context ?? []), entry] }
+  })
+}

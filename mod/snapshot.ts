@@ -1,0 +1,267 @@
+// The engine's in-memory copy of a project: the configuration, every rule
+// file and every document the rules import. Kept in module state across
+// events and refreshed cheaply: one `$.fs.list` per rules directory (it
+// gives each file's size and time) and one `$.fs.stat` per document, all
+// at once; a file is read again only when its size or time changed.
+import type { EngineInterface, FsEntry } from 'claude-code'
+import { Workspace } from './engine/rule_fairy_wasm'
+
+type Seen = { size: number; mtimeMs: number }
+
+/** A linked rules tree deeper than this is a loop the links hide. */
+const MAX_DEPTH = 40
+
+const CONFIG = 'rule-fairy.edn'
+
+export class Snapshot {
+  readonly ws: Workspace
+  config: Seen | null | undefined
+  source: string | undefined
+  extensions: string[] = []
+  /** Directory listed -> the names it held. */
+  dirs = new Map<string, Set<string>>()
+  /** Rule files put in (at their real place) -> what was read. */
+  files = new Map<string, Seen>()
+  /** Links put in -> where they lead. */
+  links = new Map<string, string>()
+  /** Imported documents -> what was read, or null when missing. */
+  docs = new Map<string, Seen | null>()
+  rulesChanged = true
+
+  constructor(
+    readonly root: string,
+    readonly realRoot: string,
+  ) {
+    this.ws = new Workspace(root, realRoot)
+  }
+
+  isRule(name: string): boolean {
+    return this.extensions.some(extension => name.endsWith(extension))
+  }
+
+  forgetDir(dir: string): void {
+    if (this.dirs.has(dir)) this.forgetPath(dir)
+  }
+
+  /** Drops a path and everything tracked below it. */
+  forgetPath(path: string): void {
+    const below = `${path}/`
+    let dropped = false
+    for (const map of [this.dirs, this.files, this.links] as Map<string, unknown>[]) {
+      for (const key of [...map.keys()]) {
+        if (key === path || key.startsWith(below)) {
+          map.delete(key)
+          dropped = true
+        }
+      }
+    }
+    if (dropped) {
+      this.ws.remove(path)
+      this.rulesChanged = true
+    }
+  }
+
+  /** A real path as the copy names it: the copy is mounted at the root as
+   * the session names it, which may itself lead elsewhere. */
+  toMount(real: string): string {
+    if (this.realRoot === this.root) return real
+    if (real === this.realRoot) return this.root
+    if (real.startsWith(`${this.realRoot}/`)) return this.root + real.slice(this.realRoot.length)
+    return real
+  }
+}
+
+/** Brings the copy up to date with the files. */
+export async function refresh($: EngineInterface, s: Snapshot): Promise<void> {
+  await refreshConfig($, s)
+  let source: { dirs: string[]; extensions: string[] }
+  try {
+    source = s.ws.rulesSource() as typeof source
+  } catch {
+    return // the configuration's error is the event's answer (decide)
+  }
+  const key = JSON.stringify(source)
+  if (key !== s.source) {
+    for (const dir of s.dirs.keys()) s.ws.remove(dir)
+    for (const link of s.links.keys()) s.ws.remove(link)
+    s.dirs.clear()
+    s.files.clear()
+    s.links.clear()
+    s.source = key
+    s.extensions = source.extensions
+    s.rulesChanged = true
+  }
+  await Promise.all(source.dirs.map(dir => syncDir($, s, dir, [], 0)))
+  if (s.rulesChanged) {
+    s.rulesChanged = false
+    await syncDocumentList($, s)
+  } else {
+    await Promise.all([...s.docs.keys()].map(doc => syncDocument($, s, doc)))
+  }
+}
+
+async function refreshConfig($: EngineInterface, s: Snapshot): Promise<void> {
+  const path = `${s.root}/${CONFIG}`
+  const stat = await $.fs.stat(path).catch(() => null)
+  const seen = stat?.kind === 'file' ? { size: stat.size, mtimeMs: stat.mtimeMs } : null
+  if (s.config !== undefined && same(seen, s.config)) return
+  if (seen === null) {
+    s.ws.remove(path)
+  } else {
+    const bytes = await readBytes($, path)
+    if (bytes === null) {
+      s.ws.remove(path)
+    } else {
+      s.ws.putFile(path, bytes)
+    }
+  }
+  s.config = seen
+}
+
+/** Lists one directory of a rules tree and puts in what changed.
+ * `ancestors` are the directories above it, to stop at link loops. */
+async function syncDir($: EngineInterface, s: Snapshot, dir: string, ancestors: string[], depth: number): Promise<void> {
+  if (ancestors.includes(dir)) return // reached again through a link
+  let entries: FsEntry[]
+  try {
+    entries = await $.fs.list(dir)
+  } catch (error) {
+    s.forgetDir(dir)
+    if (isLoop(error) && !s.links.has(dir)) {
+      // A directory that is a link loop: the engine reports it as the
+      // reference's walk would fail on it.
+      s.ws.putLink(dir, dir)
+      s.links.set(dir, dir)
+    }
+    return
+  }
+  if (s.links.get(dir) === dir) {
+    s.ws.remove(dir)
+    s.links.delete(dir)
+  }
+  const names = new Set(entries.map(entry => entry.name))
+  const before = s.dirs.get(dir)
+  if (before !== undefined) {
+    for (const name of before) if (!names.has(name)) s.forgetPath(`${dir}/${name}`)
+  }
+  s.dirs.set(dir, names)
+  const here = [...ancestors, dir]
+  await Promise.all(
+    entries.map(async entry => {
+      const path = `${dir}/${entry.name}`
+      if (entry.isLink) return syncLink($, s, path, entry.name, here, depth)
+      if (entry.kind === 'dir') {
+        if (depth < MAX_DEPTH) await syncDir($, s, path, here, depth + 1)
+        return
+      }
+      if (entry.kind === 'file' && s.isRule(entry.name)) {
+        await syncRule($, s, path, { size: entry.size, mtimeMs: entry.mtimeMs })
+      }
+    }),
+  )
+}
+
+async function syncLink($: EngineInterface, s: Snapshot, path: string, name: string, ancestors: string[], depth: number): Promise<void> {
+  const stat = await $.fs.stat(path, { resolve: true }).catch(() => null)
+  if (stat === null || stat.realPath === undefined || stat.kind === 'other') {
+    // Leads nowhere: not a rule, as in the engine's own walk.
+    s.forgetPath(path)
+    return
+  }
+  const target = s.toMount(stat.realPath)
+  if (s.links.get(path) !== target) {
+    s.forgetPath(path)
+    s.ws.putLink(path, target)
+    s.links.set(path, target)
+  }
+  if (stat.kind === 'dir') {
+    // A link back to a directory above it: the engine sees the loop and
+    // warns; walking it would never end.
+    const loops = ancestors.includes(target) || depth >= MAX_DEPTH
+    if (!loops) await syncDir($, s, target, ancestors, depth + 1)
+  } else if (s.isRule(name)) {
+    await syncRule($, s, target, { size: stat.size, mtimeMs: stat.mtimeMs })
+  }
+}
+
+async function syncRule($: EngineInterface, s: Snapshot, path: string, seen: Seen): Promise<void> {
+  if (same(s.files.get(path), seen)) return
+  const bytes = await readBytes($, path)
+  s.rulesChanged = true
+  if (bytes === null) {
+    // Gone between the listing and the read: as if never listed.
+    s.forgetPath(path)
+    s.dirs.delete(parent(path))
+    return
+  }
+  s.ws.putFile(path, bytes)
+  s.files.set(path, seen)
+}
+
+async function syncDocumentList($: EngineInterface, s: Snapshot): Promise<void> {
+  let wanted: string[]
+  try {
+    wanted = s.ws.importedDocuments()
+  } catch {
+    return // the project does not load: decide reports why
+  }
+  const keep = new Set(wanted)
+  for (const doc of [...s.docs.keys()]) {
+    if (!keep.has(doc)) {
+      s.docs.delete(doc)
+      s.ws.remove(doc)
+    }
+  }
+  await Promise.all(wanted.map(doc => syncDocument($, s, doc)))
+}
+
+async function syncDocument($: EngineInterface, s: Snapshot, doc: string): Promise<void> {
+  const stat = await $.fs.stat(doc).catch(() => null)
+  const seen = stat?.kind === 'file' ? { size: stat.size, mtimeMs: stat.mtimeMs } : null
+  const before = s.docs.get(doc)
+  if (before !== undefined && same(before, seen)) return
+  s.docs.set(doc, seen)
+  if (seen === null) {
+    s.ws.remove(doc)
+    return
+  }
+  // Where it really is decides whether it is inside the project.
+  const resolved = await $.fs.stat(doc, { resolve: true }).catch(() => null)
+  const real = resolved?.realPath === undefined ? doc : s.toMount(resolved.realPath)
+  const bytes = await readBytes($, doc)
+  if (bytes === null) {
+    s.docs.set(doc, null)
+    s.ws.remove(doc)
+    return
+  }
+  if (real !== doc) s.ws.putLink(doc, real)
+  s.ws.putDocument(real, bytes)
+}
+
+
+function same(a: Seen | null | undefined, b: Seen | null | undefined): boolean {
+  if (a === undefined || b === undefined) return false
+  if (a === null || b === null) return a === b
+  return a.size === b.size && a.mtimeMs === b.mtimeMs
+}
+
+function parent(path: string): string {
+  return path.slice(0, path.lastIndexOf('/'))
+}
+
+function isLoop(error: unknown): boolean {
+  return /ELOOP|too many (levels of )?symbolic links/i.test(String(error))
+}
+
+/** Present in Claude Code's hooks environment, not yet in TypeScript's
+ * es2023 library. */
+const fromBase64 = (Uint8Array as unknown as { fromBase64(text: string): Uint8Array }).fromBase64
+
+async function readBytes($: EngineInterface, path: string): Promise<Uint8Array | null> {
+  try {
+    const read = await $.fs.read(path, { as: 'bytes' })
+    return fromBase64(read.base64)
+  } catch {
+    return null
+  }
+}
