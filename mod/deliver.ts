@@ -4,6 +4,7 @@
 import type { EngineInterface } from 'claude-code'
 import type { Kind } from './failure'
 import { frameTexts } from './conversation'
+import { stateAfterCompaction } from './engine/rule_fairy_wasm'
 import { loadEngine } from './engine'
 import { serial } from './queue'
 import { gitCheck, type ShellReport } from './shell'
@@ -66,7 +67,22 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
   })
   timings.load = load
   timings.total = performance.now() - started
+  // The figures the benchmark reads (scripts/bench-claude), in the debug log only.
+  const compiled = load > 0 ? `; engine compiled and instantiated in ${load.toFixed(2)} ms` : ''
+  $.ui.log(`rule-fairy: ${event.kind} delivery took ${timings.total.toFixed(2)} ms${compiled}`, { to: 'debug' })
   return entries
+}
+
+/** After the conversation was compacted: every delivery left it, so the
+ * one-minute record must not hold rules back (the engine says how). */
+export async function compacted($: EngineInterface): Promise<void> {
+  await loadEngine($)
+  const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()])
+  const file = stateFile(root, sessionId)
+  await serial(sessionId, async () => {
+    const changed = stateAfterCompaction(await readState($, file), await $.clock.now())
+    if (changed !== undefined) await writeState($, root, file, changed)
+  })
 }
 
 function snapshotOf($: EngineInterface, root: string): Promise<Snapshot> {

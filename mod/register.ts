@@ -3,7 +3,7 @@
 // changes bring the rules whose globs match; the WebAssembly engine decides
 // everything (../wasm, built into ./engine), this module only carries.
 import type { Register } from 'claude-code'
-import { deliver } from './deliver'
+import { compacted, deliver } from './deliver'
 import { entryFor, logLine } from './failure'
 
 /** Prompts another agent or process composed: keyword rules match what the
@@ -13,6 +13,14 @@ const NOT_THE_PERSON = new Set(['task-notification', 'peer', 'peer-send-message'
 const EDIT_TOOLS = /^(Edit|Write|MultiEdit|NotebookEdit)$|^mcp__.*(edit|write|patch)/
 
 export const register: Register = on => {
+  // A compaction takes every delivery out of the conversation; the rules
+  // come again with the next event that matches them.
+  on('session.compact', async ($, e, next) => {
+    const result = await next(e)
+    if (e.agentId === undefined && e.trigger !== 'precompute' && result.skip === undefined) await compacted($)
+    return result
+  }).catch(($, e, next) => next(e))
+
   on('prompt.submit', async ($, e, next) => {
     if (NOT_THE_PERSON.has(e.origin.kind)) return next(e)
     const entries = await deliver($, { kind: 'prompt', prompt: e.text })

@@ -59,6 +59,32 @@ impl SessionState {
     }
 }
 
+/// The saved state after the conversation was compacted: the one-minute
+/// record is dropped, since it only stands in for context the conversation
+/// is about to show, and a compaction just took every delivery out of it.
+/// Without this, a rule delivered in the minute before a compaction would
+/// be missing from the conversation until that minute passed. `None` when
+/// there is nothing to change (or the state does not parse: the next event
+/// reports that).
+///
+/// ```
+/// use rule_fairy_engine::claude_state::after_compaction;
+/// let saved = r#"{"delivered":{"a.mdc":5},"shell":{"checked_at_ms":5,"pending":[]},"ts":5}"#;
+/// assert_eq!(
+///     after_compaction(saved, 9).unwrap(),
+///     r#"{"delivered":{},"shell":{"checked_at_ms":5,"pending":[]},"ts":9}"#
+/// );
+/// assert_eq!(after_compaction("", 9), None);
+/// ```
+pub fn after_compaction(saved: &str, now_ms: i64) -> Option<String> {
+    let mut state = SessionState::parse(saved).ok()?;
+    if state.delivered.is_empty() {
+        return None;
+    }
+    state.delivered.clear();
+    Some(state.to_json(now_ms))
+}
+
 /// Whether a session id can name a state file: no path separators, no
 /// parent references, nothing that is not printable. Claude Code's ids are
 /// UUIDs; anything else is refused rather than written somewhere else.

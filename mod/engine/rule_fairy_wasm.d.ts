@@ -86,6 +86,12 @@ export function nothingInjected(): string;
  */
 export function shellCandidates(porcelain: Uint8Array | number[]): string[];
 
+/**
+ * The session state to save after a compaction, or `undefined` when it
+ * stays as it is.
+ */
+export function stateAfterCompaction(saved: string, now: number): string | undefined;
+
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
@@ -94,6 +100,7 @@ export interface InitOutput {
     readonly explainPrompt: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly nothingInjected: () => [number, number];
     readonly shellCandidates: (a: number, b: number) => [number, number];
+    readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
     readonly workspace_decide: (a: number, b: any) => [number, number, number];
     readonly workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
     readonly workspace_importedDocuments: (a: number) => [number, number, number, number];

@@ -266,6 +266,26 @@ export function shellCandidates(porcelain) {
     wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
     return v2;
 }
+
+/**
+ * The session state to save after a compaction, or `undefined` when it
+ * stays as it is.
+ * @param {string} saved
+ * @param {number} now
+ * @returns {string | undefined}
+ */
+export function stateAfterCompaction(saved, now) {
+    const val2 = +now;
+    const ptr0 = passStringToWasm0(saved, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.stateAfterCompaction(ptr0, len0, val2);
+    let v3;
+    if (ret[0] !== 0) {
+        v3 = getStringFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    }
+    return v3;
+}
 function __wbg_get_imports() {
     const import0 = {
         __proto__: null,

@@ -5,6 +5,7 @@ export const __wbg_workspace_free: (a: number, b: number) => void;
 export const explainPrompt: (a: number, b: number, c: number, d: number) => [number, number, number, number];
 export const nothingInjected: () => [number, number];
 export const shellCandidates: (a: number, b: number) => [number, number];
+export const stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
 export const workspace_decide: (a: number, b: any) => [number, number, number];
 export const workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
 export const workspace_importedDocuments: (a: number) => [number, number, number, number];

@@ -37,6 +37,17 @@ test('after a compaction the conversation no longer holds them: they come again'
   expect(w.state()).toMatchObject({ delivered: { 'a.mdc': w.clock.now(), 'b.mdc': w.clock.now() } })
 })
 
+test('a compaction right after a delivery does not hold the rule back for a minute', async ($, on) => {
+  const w = world(on, { '.cursor/rules/a.mdc': A })
+  const first = await $.tool.call(edit)
+  w.messages = conversation(reminder('tool.call', first.context ?? []))
+  await w.clock.advance(5_000)
+  await $.session.compact({ trigger: 'manual', messages: [{ role: 'user', text: 'earlier', toolUses: [] }] } as never)
+  expect(w.state()?.delivered).toEqual({})
+  const again = await $.tool.call(edit)
+  expect(injected(again.context)).toEqual(['a.mdc'])
+})
+
 test('the one-minute record covers what the conversation does not show yet', async ($, on) => {
   const w = world(on, { '.cursor/rules/a.mdc': A })
   expect(injected((await $.tool.call(edit)).context)).toEqual(['a.mdc'])

@@ -197,6 +197,10 @@ export function world(on: On, files: Record<string, string> = {}): World {
   })
   on('prompt.submit', (_$, e) => ({ text: e.text, context: e.context }))
   on('tool.call', (_$, e) => w.answerTool(e) as never)
+  on('session.compact', () => {
+    w.messages = [{ role: 'user', content: [{ type: 'text', text: 'This session is being continued from a previous conversation.' }] }]
+    return { messages: [{ role: 'user', text: 'This session is being continued from a previous conversation.', toolUses: [] }] } as never
+  })
   return w
 }
 

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use rule_fairy_engine::claude_state::after_compaction;
 use rule_fairy_engine::claude_workspace::{ClaudeWorkspace, EventRequest};
 use rule_fairy_engine::explain::explain_prompt;
 use rule_fairy_engine::frames::FrameLimits;
@@ -46,6 +47,13 @@ pub fn nothing_injected() -> String {
 #[wasm_bindgen(js_name = shellCandidates)]
 pub fn shell_candidates(porcelain: &[u8]) -> Vec<String> {
     candidate_paths(&parse_porcelain(porcelain))
+}
+
+/// The session state to save after a compaction, or `undefined` when it
+/// stays as it is.
+#[wasm_bindgen(js_name = stateAfterCompaction)]
+pub fn state_after_compaction(saved: &str, now: f64) -> Option<String> {
+    after_compaction(saved, now as i64)
 }
 
 /// A project as the Claude Code mod keeps it between events: the files the

@@ -1,0 +1,135 @@
+// The mod in a real Claude Code session: `claude -p` with this repository as
+// the plugin, the model played by a mock Messages API on 127.0.0.1 that
+// scripts a prompt naming a keyword, an Edit of a glob-matched file and a
+// Bash command writing another, then `/compact` and a prompt. Asserts on
+// the request bodies Claude Code sent: each due rule reaches the model
+// once, and again after the compaction.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, test } from 'node:test'
+import { startMock } from './mock-messages.mjs'
+import { claude } from './session.mjs'
+
+const RULES = {
+  '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\n# Always\n\nAnswer in plain words.',
+  '.cursor/rules/widget.mdc': '---\npromptAnyOf: widget\n---\n# Widgets\n\nA widget is a small component.',
+  '.cursor/rules/typescript.mdc': '---\nglobs: src/**/*.ts\n---\n# TypeScript\n\nStrict types.\n\n@docs/guide.md#types',
+  '.cursor/rules/notes.mdc': '---\nglobs: notes/**\n---\n# Notes\n\nNotes are dated.',
+  'docs/guide.md': '# Guide\n\n## Types\n\nNo any, ever.\n\n## Other\n\nNot imported.\n',
+  'src/app.ts': 'export const answer = 1\n',
+}
+
+let home
+let project
+let mock
+let sessionId
+const debugFile = () => join(home, 'debug.log')
+
+function write(root, files) {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true })
+    writeFileSync(join(root, path), text)
+  }
+}
+
+before(async () => {
+  home = mkdtempSync(join(tmpdir(), 'rule-fairy-e2e-'))
+  project = join(home, 'project')
+  write(project, RULES)
+  const git = args => execFileSync('git', args, { cwd: project, stdio: 'ignore' })
+  git(['init', '-q'])
+  git(['add', '-A'])
+  git(['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', 'commit', '-qm', 'start'])
+  mkdirSync(join(home, 'config'))
+  const app = join(project, 'src/app.ts')
+  mock = await startMock([
+    {
+      prompt: 'add a widget',
+      turns: [
+        { tool: 'Read', input: { file_path: app } },
+        { tool: 'Edit', input: { file_path: app, old_string: 'answer = 1', new_string: 'answer = 2' } },
+        { tool: 'Bash', input: { command: 'mkdir -p notes && printf "today\\n" > notes/today.md', description: 'Write a note' } },
+        { text: 'Added.' },
+      ],
+    },
+    { prompt: 'one more widget', turns: [{ text: 'Sure.' }] },
+  ])
+})
+
+after(async () => {
+  await mock?.close()
+  if (process.env.RULE_FAIRY_KEEP_E2E === undefined) rmSync(home, { recursive: true, force: true })
+  else console.log(`kept ${home}`)
+})
+
+const run = args =>
+  claude({ args, cwd: project, config: join(home, 'config'), mockUrl: mock.url, debugFile: debugFile() })
+
+/** Hook context in the messages of a request: the texts after
+ * "hook additional context: ", whichever wire form the model gets. */
+function hookContext(request) {
+  const texts = []
+  const visit = value => {
+    if (typeof value === 'string') {
+      for (const part of value.split('hook additional context: ').slice(1)) texts.push(part)
+    } else if (Array.isArray(value)) value.forEach(visit)
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit)
+  }
+  visit(request.messages)
+  return texts.join('\n')
+}
+
+const count = (text, rule) => text.split(`[rule-fairy injected: ${rule}]`).length - 1
+
+test('a prompt, an edit and a shell change each bring their rules once', async () => {
+  const result = await run(['add a widget to the app', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'])
+  assert.equal(result.code, 0, result.stderr)
+  sessionId = result.events.find(event => event.session_id !== undefined)?.session_id
+  assert.ok(sessionId, 'the session has an id')
+  assert.equal(readFileSync(join(project, 'src/app.ts'), 'utf8'), 'export const answer = 2\n', 'the Edit ran')
+  assert.equal(readFileSync(join(project, 'notes/today.md'), 'utf8'), 'today\n', 'the Bash command ran')
+
+  assert.equal(mock.requests.length, 4, 'one request per assistant turn')
+  const [afterPrompt, afterRead, afterEdit, afterBash] = mock.requests.map(hookContext)
+  assert.equal(count(afterPrompt, 'always.mdc'), 1)
+  assert.equal(count(afterPrompt, 'widget.mdc'), 1)
+  assert.match(afterPrompt, /\[rule-fairy matched: keyword "widget"\]/)
+  assert.equal(count(afterRead, 'typescript.mdc'), 0, 'a Read is not an edit')
+  assert.equal(count(afterEdit, 'typescript.mdc'), 1)
+  assert.match(afterEdit, /\[rule-fairy matched: glob on src\/app\.ts\]/)
+  assert.match(afterEdit, /No any, ever\./, 'the imported section came with the rule')
+  assert.doesNotMatch(afterEdit, /Not imported\./)
+  assert.equal(count(afterBash, 'notes.mdc'), 1)
+  assert.match(afterBash, /\[rule-fairy matched: glob on notes\/today\.md, changed by a shell command\]/)
+  assert.match(afterBash, /Apply these rules on the next pass over this change\./)
+  // The last request carries the whole conversation: every rule once.
+  for (const rule of ['always.mdc', 'widget.mdc', 'typescript.mdc', 'notes.mdc']) {
+    assert.equal(count(afterBash, rule), 1, `${rule} reached the model once`)
+  }
+  assert.doesNotMatch(afterBash, /rule-fairy error/)
+  const state = JSON.parse(readFileSync(join(project, `.rule-fairy/claude/${sessionId}.json`), 'utf8'))
+  assert.deepEqual(Object.keys(state.delivered).sort(), ['always.mdc', 'notes.mdc', 'typescript.mdc', 'widget.mdc'])
+  assert.equal(readFileSync(join(project, '.rule-fairy/claude/.gitignore'), 'utf8'), '*\n')
+})
+
+test('after /compact the rules the prompt matches come again', async () => {
+  assert.ok(sessionId, 'the first session ran')
+  const before = mock.requests.length
+  const compacted = await run(['/compact', '--resume', sessionId])
+  assert.equal(compacted.code, 0, compacted.stderr)
+  assert.ok(mock.requests.length > before, 'the compaction asked the model for a summary')
+
+  const next = mock.requests.length
+  const result = await run(['one more widget please', '--resume', sessionId])
+  assert.equal(result.code, 0, result.stderr)
+  const request = mock.requests[next]
+  assert.ok(request, 'the prompt reached the model')
+  const context = hookContext(request)
+  assert.match(JSON.stringify(request.messages), /continued from a previous conversation|<summary>|summary/i)
+  assert.equal(count(context, 'always.mdc'), 1, 'the always-on rule came again')
+  assert.equal(count(context, 'widget.mdc'), 1, 'the keyword rule came again')
+  assert.equal(count(context, 'typescript.mdc'), 0, 'no edit matched it since')
+})
