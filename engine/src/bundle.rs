@@ -164,10 +164,13 @@ pub fn build<S: AsRef<str>>(
 }
 
 fn budget_error(error: Error, bytes: usize, rules: usize, paths: usize) -> Error {
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let message = format!(
-        "{} (the {rules} rules that apply to these {paths} paths import {bytes} bytes of \
-         documentation); bundle part of the change at a time, or import smaller sections",
-        error.message
+        "{}: {bytes} bytes of documentation imported by {} for {}; \
+         bundle part of the change at a time, or import smaller sections",
+        error.message,
+        count(rules, "applicable rule"),
+        count(paths, "changed path"),
     );
     match error.place {
         Some(place) => Error::at(place, message),
@@ -612,10 +615,14 @@ mod tests {
         let project = Project::load(&fs, "/p").unwrap();
         let err = build(&fs, &project, &["src/a.ts"], None).unwrap_err();
         assert!(
-            err.message.starts_with("Expanded rule documentation exceeds 65536 bytes (the 1 rules that apply to these 1 paths import"),
+            err.message
+                .starts_with("Expanded rule documentation exceeds 65536 bytes: "),
             "{}",
             err.message
         );
+        assert!(err
+            .message
+            .contains("imported by 1 applicable rule for 1 changed path;"));
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod facts;
 #[cfg(feature = "gate")]
 mod gate;
 mod location;
+mod review;
 mod stdfs;
 
 #[derive(Parser)]
@@ -34,6 +35,13 @@ enum Command {
     Check(CheckArgs),
     /// Codex hooks: read the hook's JSON on stdin, print what Codex injects.
     Codex(codex::CodexArgs),
+    /// Review a diff against the rules and instruction files that apply to
+    /// it: `fetch (--pr <number> [--checkout] | --local | --base <ref>)`,
+    /// `bundle [--patch <file>]`, `clean`.
+    Review(review::ReviewArgs),
+    /// Review a plan against the rules for the paths it will touch:
+    /// `paths|bundle <plan-file> [--paths <path>...]`, `clean`.
+    ReviewPlan(review::ReviewArgs),
     /// The repository's ast-grep rules: scan, check written files, test.
     #[cfg(feature = "gate")]
     Gate(gate::GateArgs),
@@ -85,6 +93,8 @@ fn main() -> ExitCode {
         Command::Explain(args) => commands::explain::run(&args),
         Command::Check(args) => commands::check::run(&args),
         Command::Codex(args) => return codex::run(&args),
+        Command::Review(args) => return review::run_diff(&args),
+        Command::ReviewPlan(args) => return review::run_plan(&args),
         #[cfg(feature = "gate")]
         Command::Gate(args) => return gate::run(&args),
     };

@@ -1,0 +1,109 @@
+//! `rule-fairy review` and `rule-fairy review-plan` (reference 6): a diff
+//! or a plan, and the bundle of rules and instruction files that apply to
+//! the paths it touches, written under `.rule-fairy/review/<mode>/` for a
+//! read-only reviewer. The skills start these through their `scripts/run`
+//! launchers. Every failure prints `Error: <message>` and exits 1, and
+//! leaves no new artifact behind.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use rule_fairy_engine::bundle::{self, Bundle};
+use rule_fairy_engine::project::Project;
+
+use crate::location::project_root;
+use crate::stdfs::StdFs;
+
+mod artifacts;
+mod diff_bundle;
+mod fetch;
+mod git;
+mod meta;
+mod plan;
+mod revision;
+mod working_tree;
+
+use artifacts::{Mode, ReviewDir};
+
+/// The subcommand and its arguments, read by the review's own parser so
+/// its messages and exit codes are the reference's.
+#[derive(Args)]
+pub struct ReviewArgs {
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGS"
+    )]
+    args: Vec<String>,
+}
+
+pub const DIFF_USAGE: &str = "usage: review fetch (--pr <number> [--checkout] | --local | --base <ref>)\n       review bundle [--patch <file>]\n       review clean";
+
+pub const PLAN_USAGE: &str = "usage: review-plan paths <plan-file> [--paths <path>...]\n       review-plan bundle <plan-file> [--paths <path>...]\n       review-plan clean";
+
+/// `rule-fairy review ...`.
+pub fn run_diff(args: &ReviewArgs) -> ExitCode {
+    finish(diff(&args.args))
+}
+
+/// `rule-fairy review-plan ...`.
+pub fn run_plan(args: &ReviewArgs) -> ExitCode {
+    finish(plan::run(&args.args))
+}
+
+fn finish(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(report) => {
+            println!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("Error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn diff(args: &[String]) -> Result<String, String> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(DIFF_USAGE.to_string());
+    };
+    match command.as_str() {
+        "fetch" => {
+            let source = fetch::parse(rest)?;
+            fetch::fetch(&root()?, &source)
+        }
+        "bundle" => {
+            let patch = diff_bundle::parse(rest)?;
+            diff_bundle::bundle(&root()?, patch)
+        }
+        "clean" => clean(rest, Mode::Diff, DIFF_USAGE),
+        other => Err(format!("Unknown command: {other}\n{DIFF_USAGE}")),
+    }
+}
+
+/// The project: `RULE_FAIRY_PROJECT_DIR`, else found from the working
+/// directory as the hooks find it (the checkout root, or the nearest
+/// directory below it holding `rule-fairy.edn` or `.cursor/rules`).
+fn root() -> Result<String, String> {
+    project_root(None)
+}
+
+fn clean(args: &[String], mode: Mode, usage: &str) -> Result<String, String> {
+    if !args.is_empty() {
+        return Err(format!("clean takes no arguments\n{usage}"));
+    }
+    let review = ReviewDir::new(std::path::Path::new(&root()?), mode);
+    review.clean()?;
+    Ok(format!("Removed {}", review.path().display()))
+}
+
+fn load_project(root: &str) -> Result<Project, String> {
+    Project::load(&StdFs, root).map_err(|e| e.to_string())
+}
+
+/// The bundle for `changed` paths; `@~/` imports resolve from `HOME`.
+fn build_bundle<S: AsRef<str>>(project: &Project, changed: &[S]) -> Result<Bundle, String> {
+    let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
+    bundle::build(&StdFs, project, changed, home.as_deref()).map_err(|e| e.to_string())
+}
