@@ -39,6 +39,9 @@ pub struct PlanPaths {
     /// Tokens left out: outside the project, or (extracted) neither the
     /// file nor its parent directory exists. Sorted.
     pub dropped: Vec<String>,
+    /// The dropped tokens that lie outside the project; the others were
+    /// dropped because neither they nor their directory exist.
+    pub outside: Vec<String>,
     /// Each directory replaced by the files under it, with their count.
     pub expanded: BTreeMap<String, usize>,
     pub source: PathSource,
@@ -61,6 +64,7 @@ pub fn plan_paths(fs: &dyn FileSource, root: &str, content: &str) -> PlanPaths {
             None => dropped.push(token),
         }
     }
+    let mut outside = dropped.clone();
     if source == PathSource::Extracted {
         let (kept, missing): (Vec<String>, Vec<String>) = placed
             .into_iter()
@@ -83,9 +87,11 @@ pub fn plan_paths(fs: &dyn FileSource, root: &str, content: &str) -> PlanPaths {
         result.sort_by(|a, b| java_order(a, b));
     }
     dropped.sort_by(|a, b| java_order(a, b));
+    outside.sort_by(|a, b| java_order(a, b));
     PlanPaths {
         paths: distinct(result),
         dropped,
+        outside,
         expanded,
         source,
     }
@@ -608,6 +614,7 @@ mod tests {
                     "docs/readme.md".into()
                 ],
                 dropped: vec!["either/or".into(), "elsewhere/thing.clj".into()],
+                outside: vec![],
                 expanded: expanded(&[("docs", 1)]),
                 source: PathSource::Extracted,
             }
@@ -623,6 +630,7 @@ mod tests {
                     "empty".into()
                 ],
                 dropped: vec![],
+                outside: vec![],
                 expanded: expanded(&[("apps", 1)]),
                 source: PathSource::Extracted,
             }
@@ -647,6 +655,7 @@ mod tests {
                     "apps/web/src/existing.clj".into()
                 ],
                 dropped: vec![],
+                outside: vec![],
                 expanded: expanded(&[("docs", 1)]),
                 source: PathSource::List,
             }
@@ -667,6 +676,7 @@ mod tests {
             vec!["apps/web/src/existing.clj", "docs/readme.md"]
         );
         assert_eq!(listed.dropped, vec!["/elsewhere/thing.clj"]);
+        assert_eq!(listed.outside, vec!["/elsewhere/thing.clj"]);
         let extracted = plan_paths(
             &fs,
             "/p",

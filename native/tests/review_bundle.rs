@@ -94,6 +94,17 @@ fn bundle_arguments() {
 }
 
 #[test]
+fn a_damaged_meta_json_is_named_and_nothing_is_written() {
+    let repo = feature_repo();
+    repo.ok(&["review", "fetch", "--local"]);
+    repo.write(&format!("{DIFF_DIR}/meta.json"), "{\"mode\": \"local\"");
+    let out = repo.run(&["review", "bundle"]);
+    assert_fails(&out, "meta.json is not the metadata `review fetch` writes");
+    assert!(stderr(&out).contains("run `review fetch` again"));
+    assert!(!repo.exists(&format!("{DIFF_DIR}/rules.md")));
+}
+
+#[test]
 fn bad_patches_are_refused_and_leave_nothing() {
     let repo = feature_repo();
     repo.write("image.png", [0x89u8, b'P', b'N', b'G', 0, 0, 1]);

@@ -54,7 +54,8 @@ fn case_167_paths() {
         out,
         "Plan: docs/plan.md\n\
          Paths (extracted):\n  apps/web/src/web/ui/existing.clj\n  apps/web/src/web/ui/new_widget.clj\n\
-         Dropped (no such file or parent directory, or outside the project; add back with --paths):\n  elsewhere/nowhere/thing.clj\n"
+         Dropped (no such file or parent directory, or outside the project; add back with --paths):\n  \
+         elsewhere/nowhere/thing.clj (no such file or parent directory)\n"
     );
 
     let absolute = repo.path("db/y.sql").display().to_string();
@@ -179,6 +180,11 @@ fn a_plan_outside_the_project_is_read_as_given() {
     )
     .unwrap();
     let plan = plan.display().to_string();
+    let out = repo.ok(&["review-plan", "paths", &plan]);
+    assert!(
+        out.ends_with("/nowhere/else.clj (outside the project)\n"),
+        "{out}"
+    );
     let out = repo.ok(&["review-plan", "bundle", &plan]);
     assert!(out.contains("1 paths (list)"), "{out}");
     let meta = repo.meta(PLAN_DIR);

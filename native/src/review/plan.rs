@@ -139,7 +139,14 @@ fn paths_report(root: &str, args: &PlanArgs) -> Result<String, String> {
         block(
             "Dropped (no such file or parent directory, or outside the project; add back with --paths):"
                 .to_string(),
-            found.dropped.clone(),
+            found
+                .dropped
+                .iter()
+                .map(|path| match found.outside.contains(path) {
+                    true => format!("{path} (outside the project)"),
+                    false => format!("{path} (no such file or parent directory)"),
+                })
+                .collect(),
         );
     }
     if !selection.added.is_empty() {
