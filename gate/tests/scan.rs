@@ -437,3 +437,30 @@ fn a_large_tree_is_scanned_in_order() {
     assert_eq!(names, sorted);
     assert_eq!(names.len(), 120);
 }
+
+#[test]
+fn the_scan_without_suppressions_finds_what_ast_grep_s_combined_scan_finds() {
+    // A file that mentions ast-grep-ignore goes through ast-grep's own
+    // combined scan; any other file through the gate's single walk.
+    let source = "eval(a)\nfunction f() { for (;;) { eval(b); console.log(c) } }\nconst x = eval(eval(d));\n";
+    let p = Project::new();
+    p.write(
+        ".kairoku/rules/r.yml",
+        &format!("{NO_EVAL}---\n{NO_CONSOLE_WARNING}"),
+    )
+    .write("plain.ts", source)
+    .write(
+        "mention.ts",
+        &format!("{source}// ast-grep-ignore is not used here\n"),
+    );
+    let findings = load(&p).scan(&[]).unwrap().findings;
+    let of = |file: &str| -> Vec<(usize, usize, String, String)> {
+        findings
+            .iter()
+            .filter(|f| f.file == file)
+            .map(|f| (f.line, f.column, f.rule_id.clone(), f.message.clone()))
+            .collect()
+    };
+    assert_eq!(of("plain.ts").len(), 5);
+    assert_eq!(of("plain.ts"), of("mention.ts"));
+}

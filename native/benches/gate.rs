@@ -1,0 +1,251 @@
+//! The gate as the hooks and CI run it, whole processes start to exit:
+//! `rule-fairy gate check` of one 1,000-line TypeScript file against 20
+//! rules (the per-write check), and `rule-fairy gate scan` of a 2,000-file
+//! TypeScript tree with the same rules (the scan of record), beside
+//! `ast-grep scan` from npm `@ast-grep/cli` on the same rules and tree when
+//! it is installed (`scripts/bench` installs the version pinned in
+//! `benches/ast-grep/package.json`; `AST_GREP=/path/to/ast-grep` picks
+//! another). Run with `scripts/bench`; prints medians.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// Twenty rules of the kinds repositories keep: bare patterns, node kinds,
+/// relational rules (`inside`/`has` with `stopBy: end`), kairoku's own.
+const RULES: &[(&str, &str)] = &[
+    ("no-eval", "pattern: eval($X)"),
+    ("no-console-log", "pattern: console.log($$$)"),
+    ("no-debugger", "kind: debugger_statement"),
+    ("no-new-function", "pattern: new Function($$$)"),
+    ("no-zero-timeout", "pattern: setTimeout($F, 0)"),
+    ("no-any-cast", "pattern: $X as any"),
+    ("no-non-null", "kind: non_null_expression"),
+    ("no-var", "kind: variable_declaration"),
+    ("no-loose-null", "pattern: $A == null"),
+    (
+        "no-throw-string",
+        "all:\n    - kind: throw_statement\n    - has:\n        kind: string",
+    ),
+    (
+        "no-await-in-loop",
+        "all:\n    - pattern: await $X\n    - inside:\n        kind: for_statement\n        stopBy: end",
+    ),
+    ("no-process-exit", "pattern: process.exit($$$)"),
+    ("no-document-write", "pattern: document.write($$$)"),
+    ("no-inner-html", "pattern: $E.innerHTML = $V"),
+    ("no-deep-clone-json", "pattern: JSON.parse(JSON.stringify($X))"),
+    ("no-array-constructor", "pattern: new Array($$$)"),
+    ("no-reject-literal", "pattern: Promise.reject('$S')"),
+    (
+        "bun-spawn-resolved-path",
+        "all:\n    - pattern: Bun.spawn([$CMD, $$$ARGS], $$$OPTS)\n    - inside:\n        stopBy: end\n        has:\n          stopBy: end\n          pattern: Bun.which($CMD)",
+    ),
+    ("no-assign-empty", "pattern: Object.assign({}, $$$)"),
+    (
+        "no-empty-catch",
+        "all:\n    - kind: catch_clause\n    - has:\n        field: body\n        not:\n          has:\n            kind: expression_statement",
+    ),
+];
+
+/// A block of ordinary TypeScript, 25 lines, with one violation every
+/// `every` blocks so findings are few, as in a healthy repository.
+fn block(i: usize, every: usize) -> String {
+    let violation = if i.is_multiple_of(every) {
+        "    console.log(\"debug\", total);"
+    } else {
+        "    logger.info(\"total\", { total });"
+    };
+    format!(
+        r#"export interface Order{i} {{
+  id: string;
+  lines: Array<{{ sku: string; quantity: number; price: number }}>;
+  customer?: {{ name: string; email: string }};
+}}
+
+export async function total{i}(order: Order{i}, rates: Map<string, number>): Promise<number> {{
+  let total = 0;
+  for (const line of order.lines) {{
+    const rate = rates.get(line.sku) ?? 1;
+    total += line.quantity * line.price * rate;
+  }}
+  if (order.customer === undefined) {{
+    throw new Error(`order ${{order.id}} has no customer`);
+  }}
+{violation}
+  return Math.round(total * 100) / 100;
+}}
+
+export class Repository{i} {{
+  private readonly cache = new Map<string, Order{i}>();
+  async find(id: string): Promise<Order{i} | undefined> {{
+    return this.cache.get(id) ?? (await fetchOrder(id));
+  }}
+}}
+"#
+    )
+}
+
+fn write_rules(root: &Path) {
+    fs::create_dir_all(root.join("rules")).unwrap();
+    fs::write(root.join("sgconfig.yml"), "ruleDirs:\n  - rules\n").unwrap();
+    for (id, rule) in RULES {
+        let text = format!(
+            "id: {id}\nlanguage: TypeScript\nseverity: error\nmessage: {id} is refused here.\nnote: The defect this rule exists for.\nrule:\n  {rule}\n"
+        );
+        fs::write(root.join(format!("rules/{id}.yml")), text).unwrap();
+    }
+}
+
+fn one_big_file(root: &Path) -> PathBuf {
+    // 40 blocks of 25 lines: 1,000 lines.
+    let text: String = (0..40).map(|i| block(i, 20)).collect();
+    assert_eq!(text.lines().count(), 1000);
+    let path = root.join("src/big.ts");
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, text).unwrap();
+    path
+}
+
+fn tree(root: &Path, files: usize) {
+    for f in 0..files {
+        // 4 blocks per file: 100 lines, 20 directories of 100 files.
+        let text: String = (0..4).map(|i| block(f * 4 + i, 50)).collect();
+        let path = root.join(format!("src/area{:02}/module{f:04}.ts", f % 20));
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+}
+
+fn median_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
+    let mut times: Vec<Duration> = (0..runs).map(|_| f()).collect();
+    times.sort();
+    times[runs / 2]
+}
+
+fn timed(command: &mut Command) -> (Duration, Output) {
+    let start = Instant::now();
+    let out = command.output().unwrap();
+    (start.elapsed(), out)
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn ast_grep() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("AST_GREP") {
+        return Some(PathBuf::from(path));
+    }
+    let pinned =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/ast-grep/node_modules/.bin/ast-grep");
+    pinned.exists().then_some(pinned)
+}
+
+fn count_lines(out: &Output) -> usize {
+    String::from_utf8_lossy(&out.stdout).lines().count()
+}
+
+fn main() {
+    let binary = env!("CARGO_BIN_EXE_rule-fairy");
+    let sg = ast_grep();
+
+    let check_dir = tempfile::tempdir().unwrap();
+    write_rules(check_dir.path());
+    let big = one_big_file(check_dir.path());
+    let gate_check = || {
+        let (time, out) = timed(
+            Command::new(binary)
+                .args(["gate", "check", "--json"])
+                .arg(&big)
+                .current_dir(check_dir.path()),
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(count_lines(&out), 2);
+        time
+    };
+    println!(
+        "gate check, one 1,000-line file, 20 rules: median {} (30 runs; target 10 ms)",
+        ms(median_of(30, gate_check))
+    );
+    if let Some(sg) = &sg {
+        let sg_check = || {
+            let (time, out) = timed(
+                Command::new(sg)
+                    .args(["scan", "--json=stream"])
+                    .arg(&big)
+                    .current_dir(check_dir.path()),
+            );
+            assert_eq!(
+                count_lines(&out),
+                2,
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            time
+        };
+        println!(
+            "ast-grep scan, the same file and rules: median {} (30 runs)",
+            ms(median_of(30, sg_check))
+        );
+    }
+
+    let tree_dir = tempfile::tempdir().unwrap();
+    write_rules(tree_dir.path());
+    tree(tree_dir.path(), 2000);
+    let expected = 2000 * 4 / 50;
+    let gate_scan = || {
+        let (time, out) = timed(
+            Command::new(binary)
+                .args(["gate", "scan", "--json"])
+                .current_dir(tree_dir.path()),
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(count_lines(&out), expected);
+        time
+    };
+    let ours = median_of(7, gate_scan);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "gate scan, 2,000 files (200,000 lines), 20 rules: median {} (7 runs, {cores} cores; target 5 s)",
+        ms(ours)
+    );
+    match &sg {
+        Some(sg) => {
+            let sg_scan = || {
+                let (time, out) = timed(
+                    Command::new(sg)
+                        .args(["scan", "--json=stream"])
+                        .current_dir(tree_dir.path()),
+                );
+                assert_eq!(
+                    count_lines(&out),
+                    expected,
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                time
+            };
+            let theirs = median_of(7, sg_scan);
+            println!(
+                "ast-grep scan, the same tree and rules: median {} (7 runs); gate scan / ast-grep scan = {:.2}",
+                ms(theirs),
+                ours.as_secs_f64() / theirs.as_secs_f64()
+            );
+        }
+        None => println!(
+            "ast-grep scan: not measured (no ast-grep: run scripts/bench, or set AST_GREP)"
+        ),
+    }
+}
