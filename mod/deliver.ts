@@ -8,7 +8,7 @@ import { stateAfterCompaction } from './engine/rule_fairy_wasm'
 import { loadEngine } from './engine'
 import { serial } from './queue'
 import { gitCheck, type ShellReport } from './shell'
-import { refresh, Snapshot } from './snapshot'
+import { refresh, refreshDocuments, Snapshot } from './snapshot'
 import { keepCorrupt, readState, stateFile, sweepOldStates, writeState } from './state'
 
 export type Event = { kind: 'prompt'; prompt: string } | { kind: 'edit'; file: string; id: string } | { kind: 'shell'; id: string }
@@ -29,7 +29,7 @@ const checkouts = new Map<string, Promise<boolean>>()
 let events = 0
 
 /** Timings of the last delivery, in milliseconds, for the benchmark. */
-export const timings = { load: 0, total: 0 }
+export const timings = { load: 0, total: 0, files: 0, conversation: 0, documents: 0, engine: 0 }
 
 export async function deliver($: EngineInterface, event: Event): Promise<string[]> {
   const started = performance.now()
@@ -38,8 +38,14 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
   const file = stateFile(root, sessionId)
   const entries = await serial(sessionId, async () => {
     const snapshot = await snapshotOf($, root)
-    const [, context, saved] = await Promise.all([refresh($, snapshot), frameTexts($), readState($, file), sweepOldStates($, root)])
-    const now = await $.clock.now()
+    const gathering = performance.now()
+    const [, context, saved, now] = await Promise.all([
+      refresh($, snapshot).then(() => (timings.files = performance.now() - gathering)),
+      frameTexts($).then(texts => ((timings.conversation = performance.now() - gathering), texts)),
+      readState($, file),
+      $.clock.now(),
+      sweepOldStates($, root),
+    ])
     let shell: ShellReport | undefined
     if (event.kind === 'shell') {
       const plan = snapshot.ws.shellPlan(saved) as 'off' | 'start' | 'check'
@@ -49,7 +55,7 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
     let fileArg: string | undefined
     if (event.kind === 'edit') fileArg = await placeEdit($, snapshot, event.file)
     events += 1
-    const response = snapshot.ws.decide({
+    const request = {
       kind: event.kind,
       key: JSON.stringify([sessionId, event.kind === 'prompt' ? event.prompt.length : event.id, now, events]),
       prompt: event.kind === 'prompt' ? event.prompt : undefined,
@@ -59,7 +65,13 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
       state: saved,
       stateFile: file.shown,
       now,
-    }) as Response
+    }
+    const documents = performance.now()
+    await refreshDocuments($, snapshot, snapshot.ws.documentsDue(request))
+    timings.documents = performance.now() - documents
+    const deciding = performance.now()
+    const response = snapshot.ws.decide(request) as Response
+    timings.engine = performance.now() - deciding
     if (typeof response.stateError === 'string') await keepCorrupt($, file, saved)
     if (typeof response.state === 'string') await writeState($, root, file, response.state)
     for (const line of response.log) $.ui.log(line, { to: 'transcript' })
@@ -69,7 +81,8 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
   timings.total = performance.now() - started
   // The figures the benchmark reads (scripts/bench-claude), in the debug log only.
   const compiled = load > 0 ? `; engine compiled and instantiated in ${load.toFixed(2)} ms` : ''
-  $.ui.log(`rule-fairy: ${event.kind} delivery took ${timings.total.toFixed(2)} ms${compiled}`, { to: 'debug' })
+  const parts = `files ${timings.files.toFixed(2)}, conversation ${timings.conversation.toFixed(2)}, documents ${timings.documents.toFixed(2)}, engine ${timings.engine.toFixed(2)}`
+  $.ui.log(`rule-fairy: ${event.kind} delivery took ${timings.total.toFixed(2)} ms (${parts})${compiled}`, { to: 'debug' })
   return entries
 }
 

@@ -1,8 +1,9 @@
 // The engine's in-memory copy of a project: the configuration, every rule
-// file and every document the rules import. Kept in module state across
+// file, and the documents deliveries import. Kept in module state across
 // events and refreshed cheaply: one `$.fs.list` per rules directory (it
-// gives each file's size and time) and one `$.fs.stat` per document, all
-// at once; a file is read again only when its size or time changed.
+// gives each file's size and time), all at once, and one `$.fs.stat` per
+// document a delivery is about to render; a file is read again only when
+// its size or time changed.
 import type { EngineInterface, FsEntry } from 'claude-code'
 import { Workspace } from './engine/rule_fairy_wasm'
 
@@ -24,9 +25,8 @@ export class Snapshot {
   files = new Map<string, Seen>()
   /** Links put in -> where they lead. */
   links = new Map<string, string>()
-  /** Imported documents -> what was read, or null when missing. */
+  /** Documents read for deliveries -> what was read, or null when missing. */
   docs = new Map<string, Seen | null>()
-  rulesChanged = true
 
   constructor(
     readonly root: string,
@@ -55,10 +55,7 @@ export class Snapshot {
         }
       }
     }
-    if (dropped) {
-      this.ws.remove(path)
-      this.rulesChanged = true
-    }
+    if (dropped) this.ws.remove(path)
   }
 
   /** A real path as the copy names it: the copy is mounted at the root as
@@ -73,6 +70,14 @@ export class Snapshot {
 
 /** Brings the copy up to date with the files. */
 export async function refresh($: EngineInterface, s: Snapshot): Promise<void> {
+  // Every directory listed last time is listed again at once, beside the
+  // configuration's check: one round of calls rather than one per level.
+  const listings = new Map<string, Promise<FsEntry[]>>()
+  for (const dir of s.dirs.keys()) {
+    const listing = $.fs.list(dir)
+    listing.catch(() => undefined) // syncDir handles it
+    listings.set(dir, listing)
+  }
   await refreshConfig($, s)
   let source: { dirs: string[]; extensions: string[] }
   try {
@@ -89,15 +94,14 @@ export async function refresh($: EngineInterface, s: Snapshot): Promise<void> {
     s.links.clear()
     s.source = key
     s.extensions = source.extensions
-    s.rulesChanged = true
   }
-  await Promise.all(source.dirs.map(dir => syncDir($, s, dir, [], 0)))
-  if (s.rulesChanged) {
-    s.rulesChanged = false
-    await syncDocumentList($, s)
-  } else {
-    await Promise.all([...s.docs.keys()].map(doc => syncDocument($, s, doc)))
-  }
+  await Promise.all(source.dirs.map(dir => syncDir($, s, dir, [], 0, listings)))
+}
+
+/** Makes sure of the documents a delivery is about to read: only those
+ * its due rules import, so an event that delivers nothing reads none. */
+export async function refreshDocuments($: EngineInterface, s: Snapshot, docs: readonly string[]): Promise<void> {
+  await Promise.all(docs.map(doc => syncDocument($, s, doc)))
 }
 
 async function refreshConfig($: EngineInterface, s: Snapshot): Promise<void> {
@@ -120,11 +124,18 @@ async function refreshConfig($: EngineInterface, s: Snapshot): Promise<void> {
 
 /** Lists one directory of a rules tree and puts in what changed.
  * `ancestors` are the directories above it, to stop at link loops. */
-async function syncDir($: EngineInterface, s: Snapshot, dir: string, ancestors: string[], depth: number): Promise<void> {
+async function syncDir(
+  $: EngineInterface,
+  s: Snapshot,
+  dir: string,
+  ancestors: string[],
+  depth: number,
+  listings: Map<string, Promise<FsEntry[]>>,
+): Promise<void> {
   if (ancestors.includes(dir)) return // reached again through a link
   let entries: FsEntry[]
   try {
-    entries = await $.fs.list(dir)
+    entries = await (listings.get(dir) ?? $.fs.list(dir))
   } catch (error) {
     s.forgetDir(dir)
     if (isLoop(error) && !s.links.has(dir)) {
@@ -149,9 +160,9 @@ async function syncDir($: EngineInterface, s: Snapshot, dir: string, ancestors: 
   await Promise.all(
     entries.map(async entry => {
       const path = `${dir}/${entry.name}`
-      if (entry.isLink) return syncLink($, s, path, entry.name, here, depth)
+      if (entry.isLink) return syncLink($, s, path, entry.name, here, depth, listings)
       if (entry.kind === 'dir') {
-        if (depth < MAX_DEPTH) await syncDir($, s, path, here, depth + 1)
+        if (depth < MAX_DEPTH) await syncDir($, s, path, here, depth + 1, listings)
         return
       }
       if (entry.kind === 'file' && s.isRule(entry.name)) {
@@ -161,7 +172,15 @@ async function syncDir($: EngineInterface, s: Snapshot, dir: string, ancestors: 
   )
 }
 
-async function syncLink($: EngineInterface, s: Snapshot, path: string, name: string, ancestors: string[], depth: number): Promise<void> {
+async function syncLink(
+  $: EngineInterface,
+  s: Snapshot,
+  path: string,
+  name: string,
+  ancestors: string[],
+  depth: number,
+  listings: Map<string, Promise<FsEntry[]>>,
+): Promise<void> {
   const stat = await $.fs.stat(path, { resolve: true }).catch(() => null)
   if (stat === null || stat.realPath === undefined || stat.kind === 'other') {
     // Leads nowhere: not a rule, as in the engine's own walk.
@@ -178,7 +197,7 @@ async function syncLink($: EngineInterface, s: Snapshot, path: string, name: str
     // A link back to a directory above it: the engine sees the loop and
     // warns; walking it would never end.
     const loops = ancestors.includes(target) || depth >= MAX_DEPTH
-    if (!loops) await syncDir($, s, target, ancestors, depth + 1)
+    if (!loops) await syncDir($, s, target, ancestors, depth + 1, listings)
   } else if (s.isRule(name)) {
     await syncRule($, s, target, { size: stat.size, mtimeMs: stat.mtimeMs })
   }
@@ -187,32 +206,13 @@ async function syncLink($: EngineInterface, s: Snapshot, path: string, name: str
 async function syncRule($: EngineInterface, s: Snapshot, path: string, seen: Seen): Promise<void> {
   if (same(s.files.get(path), seen)) return
   const bytes = await readBytes($, path)
-  s.rulesChanged = true
   if (bytes === null) {
     // Gone between the listing and the read: as if never listed.
     s.forgetPath(path)
-    s.dirs.delete(parent(path))
     return
   }
   s.ws.putFile(path, bytes)
   s.files.set(path, seen)
-}
-
-async function syncDocumentList($: EngineInterface, s: Snapshot): Promise<void> {
-  let wanted: string[]
-  try {
-    wanted = s.ws.importedDocuments()
-  } catch {
-    return // the project does not load: decide reports why
-  }
-  const keep = new Set(wanted)
-  for (const doc of [...s.docs.keys()]) {
-    if (!keep.has(doc)) {
-      s.docs.delete(doc)
-      s.ws.remove(doc)
-    }
-  }
-  await Promise.all(wanted.map(doc => syncDocument($, s, doc)))
 }
 
 async function syncDocument($: EngineInterface, s: Snapshot, doc: string): Promise<void> {
@@ -243,10 +243,6 @@ function same(a: Seen | null | undefined, b: Seen | null | undefined): boolean {
   if (a === undefined || b === undefined) return false
   if (a === null || b === null) return a === b
   return a.size === b.size && a.mtimeMs === b.mtimeMs
-}
-
-function parent(path: string): string {
-  return path.slice(0, path.lastIndexOf('/'))
 }
 
 function isLoop(error: unknown): boolean {

@@ -92,6 +92,15 @@ pub fn due_rules<M: AsRef<str>, C: AsRef<str>>(
     due
 }
 
+/// The rules an event selects, in match order, and why.
+pub fn select(project: &Project, event: &ClaudeEvent) -> Selection {
+    match event {
+        ClaudeEvent::Prompt { text } => select_prompt(project, text),
+        ClaudeEvent::Edit { path } => select_edit(project, std::slice::from_ref(path)),
+        ClaudeEvent::Shell { paths } => select_shell(project, paths),
+    }
+}
+
 /// What one decision reads besides the project and the event.
 #[derive(Debug, Clone, Copy)]
 pub struct Circumstances<'a> {
@@ -128,22 +137,18 @@ pub fn decide(
         state,
         ..Outcome::default()
     };
-    let selection: Selection = match event {
-        ClaudeEvent::Prompt { text } => {
-            // The prompt starts the shell check, so the first command
-            // reports only what changed after the session began working.
-            match project.config.shell_hook() {
-                Ok(hook) if hook.claude => {
-                    state.shell.start(now_ms);
-                }
-                Ok(_) => {}
-                Err(error) => return fail(state, error.to_string()),
+    if let ClaudeEvent::Prompt { .. } = event {
+        // The prompt starts the shell check, so the first command reports
+        // only what changed after the session began working.
+        match project.config.shell_hook() {
+            Ok(hook) if hook.claude => {
+                state.shell.start(now_ms);
             }
-            select_prompt(project, text)
+            Ok(_) => {}
+            Err(error) => return fail(state, error.to_string()),
         }
-        ClaudeEvent::Edit { path } => select_edit(project, std::slice::from_ref(path)),
-        ClaudeEvent::Shell { paths } => select_shell(project, paths),
-    };
+    }
+    let selection = select(project, event);
     let problems: Vec<String> = selection
         .errors
         .iter()

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::claude_context::rules_in_context;
-use crate::claude_event::{decide, Circumstances, ClaudeEvent, Outcome};
+use crate::claude_event::{decide, due_rules, select, Circumstances, ClaudeEvent, Outcome};
 use crate::claude_labels::{delivery_failed, loading_problem};
 use crate::claude_state::SessionState;
 use crate::config::{Config, RulesSource};
@@ -270,12 +270,39 @@ impl ClaudeWorkspace {
         response
     }
 
-    fn decide_with(&mut self, request: &EventRequest, saved: SessionState) -> EventResponse {
-        let kind = match request.kind {
-            EventKind::Prompt => DeliveryKind::Prompt,
-            EventKind::Edit => DeliveryKind::Edit,
-            EventKind::Shell => DeliveryKind::Shell,
+    /// The documents a delivery for `request` would read: those the due
+    /// rules import. The mod makes sure of exactly these before deciding,
+    /// instead of every document of the rule set on every event.
+    pub fn documents_due(&mut self, request: &EventRequest) -> Vec<String> {
+        let saved = SessionState::parse(&request.state).unwrap_or_default();
+        let Ok(prepared) = self.prepare(request, saved) else {
+            return Vec::new();
         };
+        let Some(Ok(project)) = &self.project else {
+            return Vec::new();
+        };
+        let selection = select(project, &prepared.event);
+        let in_context = rules_in_context(&request.context);
+        let due = due_rules(
+            &selection.rules,
+            &in_context,
+            &prepared.state.delivered,
+            request.now,
+        );
+        imported_documents(
+            &self.root,
+            due.iter().filter_map(|name| project.rules.get(name)),
+        )
+    }
+
+    /// The event as the engine decides it, the state with the shell check
+    /// advanced, and the loading problems to show; or the answer already.
+    fn prepare(
+        &mut self,
+        request: &EventRequest,
+        saved: SessionState,
+    ) -> Result<Prepared, Box<EventResponse>> {
+        let kind = delivery_kind(request.kind);
         let failed = |detail: String| {
             let outcome = Outcome {
                 entries: vec![delivery_failed(kind.as_str(), "failed", &detail)],
@@ -289,9 +316,9 @@ impl ClaudeWorkspace {
         };
         let shell_hook = match self.project() {
             Ok(project) => project.config.shell_hook(),
-            Err(error) => return failed(error.to_string()),
+            Err(error) => return Err(Box::new(failed(error.to_string()))),
         };
-        let mut state = saved.clone();
+        let mut state = saved;
         let mut problems = Vec::new();
         let event = match request.kind {
             EventKind::Prompt => {
@@ -315,8 +342,8 @@ impl ClaudeWorkspace {
             EventKind::Shell => {
                 match shell_hook {
                     Ok(hook) if hook.claude => {}
-                    Ok(_) => return EventResponse::default(),
-                    Err(error) => return failed(error.to_string()),
+                    Ok(_) => return Err(Box::default()),
+                    Err(error) => return Err(Box::new(failed(error.to_string()))),
                 }
                 match (&request.shell, state.shell.checked_at_ms) {
                     (Some(report), Some(marker)) => {
@@ -342,6 +369,23 @@ impl ClaudeWorkspace {
                 }
             }
         };
+        Ok(Prepared {
+            event,
+            state,
+            problems,
+        })
+    }
+
+    fn decide_with(&mut self, request: &EventRequest, saved: SessionState) -> EventResponse {
+        let kind = delivery_kind(request.kind);
+        let Prepared {
+            event,
+            state,
+            problems,
+        } = match self.prepare(request, saved.clone()) {
+            Ok(prepared) => prepared,
+            Err(response) => return *response,
+        };
         let in_context = rules_in_context(&request.context);
         let id = delivery_id(kind, &request.key);
         let limits = self.limits;
@@ -358,6 +402,20 @@ impl ClaudeWorkspace {
         outcome.entries.extend(problems);
         let changed = outcome.state != saved;
         respond(outcome, changed.then_some(request.now))
+    }
+}
+
+struct Prepared {
+    event: ClaudeEvent,
+    state: SessionState,
+    problems: Vec<String>,
+}
+
+fn delivery_kind(kind: EventKind) -> DeliveryKind {
+    match kind {
+        EventKind::Prompt => DeliveryKind::Prompt,
+        EventKind::Edit => DeliveryKind::Edit,
+        EventKind::Shell => DeliveryKind::Shell,
     }
 }
 
@@ -727,6 +785,32 @@ mod tests {
         assert_eq!(response.state, None);
         ws.put_file("/p/rule-fairy.edn", b"{}");
         assert!(ws.decide(&prompt("go", 2, "")).entries.is_empty());
+    }
+
+    #[test]
+    fn only_the_documents_of_due_rules_are_needed() {
+        let mut ws = workspace(&[
+            (
+                ".cursor/rules/a.mdc",
+                "---\nglobs: src/**\n---\n# A\n\n@doc/a.md",
+            ),
+            (
+                ".cursor/rules/b.mdc",
+                "---\nglobs: src/**\n---\n# B\n\n@doc/b.md#x",
+            ),
+            (
+                ".cursor/rules/c.mdc",
+                "---\nglobs: lib/**\n---\n# C\n\n@doc/c.md",
+            ),
+        ]);
+        let mut request = edit("/p/src/x.ts", 100_000, r#"{"delivered":{"a.mdc":90000}}"#);
+        assert_eq!(ws.documents_due(&request), vec!["/p/doc/b.md"]);
+        request.now = 200_000;
+        assert_eq!(
+            ws.documents_due(&request),
+            vec!["/p/doc/a.md", "/p/doc/b.md"]
+        );
+        assert!(ws.documents_due(&prompt("nothing", 1, "")).is_empty());
     }
 
     #[test]

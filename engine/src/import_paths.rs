@@ -19,9 +19,12 @@ use crate::source::java_order;
 /// let b = Rule::parse("b.mdc", "/p/.cursor/rules/b.mdc", "```\n@doc/example.md\n```\n@../outside.md\n@doc/api.md");
 /// assert_eq!(imported_documents("/p", &[a, b]), vec!["/p/doc/api.md", "/p/doc/guide.md"]);
 /// ```
-pub fn imported_documents(root: &str, rules: &[Rule]) -> Vec<String> {
+pub fn imported_documents<'a>(
+    root: &str,
+    rules: impl IntoIterator<Item = &'a Rule>,
+) -> Vec<String> {
     let mut documents: Vec<String> = rules
-        .iter()
+        .into_iter()
         .flat_map(|rule| expand_body(rule).directives)
         .map(|directive| paths::normalize_lexically(&paths::join(root, &directive.path)))
         .filter(|path| paths::strip_base(path, root).is_some_and(|rest| !rest.is_empty()))

@@ -14,6 +14,11 @@ export class Workspace {
      */
     decide(request: any): any;
     /**
+     * The absolute paths of the documents a delivery for `request` would
+     * read (those the due rules import), to make sure of before `decide`.
+     */
+    documentsDue(request: any): string[];
+    /**
      * `{ file, probes }`: the edited file absolute and normalised, and the
      * directories whose `.git` entry places it.
      */
@@ -102,6 +107,7 @@ export interface InitOutput {
     readonly shellCandidates: (a: number, b: number) => [number, number];
     readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
     readonly workspace_decide: (a: number, b: any) => [number, number, number];
+    readonly workspace_documentsDue: (a: number, b: any) => [number, number, number, number];
     readonly workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
     readonly workspace_importedDocuments: (a: number) => [number, number, number, number];
     readonly workspace_markCheckout: (a: number, b: number, c: number) => void;

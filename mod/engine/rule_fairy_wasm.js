@@ -29,6 +29,21 @@ export class Workspace {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
+     * The absolute paths of the documents a delivery for `request` would
+     * read (those the due rules import), to make sure of before `decide`.
+     * @param {any} request
+     * @returns {string[]}
+     */
+    documentsDue(request) {
+        const ret = wasm.workspace_documentsDue(this.__wbg_ptr, request);
+        if (ret[3]) {
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
      * `{ file, probes }`: the edited file absolute and normalised, and the
      * directories whose `.git` entry places it.
      * @param {string} file

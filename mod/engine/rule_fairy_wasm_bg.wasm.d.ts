@@ -7,6 +7,7 @@ export const nothingInjected: () => [number, number];
 export const shellCandidates: (a: number, b: number) => [number, number];
 export const stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
 export const workspace_decide: (a: number, b: any) => [number, number, number];
+export const workspace_documentsDue: (a: number, b: any) => [number, number, number, number];
 export const workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
 export const workspace_importedDocuments: (a: number) => [number, number, number, number];
 export const workspace_markCheckout: (a: number, b: number, c: number) => void;

@@ -9,9 +9,11 @@ import { fileURLToPath } from 'node:url'
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 export const CLAUDE = join(REPO, 'tests/claude/node_modules/.bin/claude')
 
-/** Runs one `claude -p` turn; resolves `{ code, events, stderr }` where
- * `events` are the stream-json lines it printed. */
-export function claude({ args, cwd, config, mockUrl, debugFile, input, timeoutMs = 120_000 }) {
+/** Runs `claude -p`; resolves `{ code, events, stderr }` where `events`
+ * are the stream-json lines it printed. With `prompts` (and
+ * `--input-format stream-json` in `args`) it is one session of several
+ * turns: each prompt is written once the turn before it has its result. */
+export function claude({ args, cwd, config, mockUrl, debugFile, prompts, timeoutMs = 120_000 }) {
   const argv = ['-p', ...args, '--plugin-dir', REPO, '--output-format', 'stream-json', '--verbose', '--debug-file', debugFile]
   const env = {
     ...process.env,
@@ -22,10 +24,20 @@ export function claude({ args, cwd, config, mockUrl, debugFile, input, timeoutMs
     DISABLE_AUTOUPDATER: '1',
   }
   return new Promise((done, fail) => {
-    const child = spawn(CLAUDE, argv, { cwd, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+    const child = spawn(CLAUDE, argv, { cwd, env, stdio: [prompts === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', chunk => (stdout += chunk))
+    const waiting = [...(prompts ?? [])]
+    const sendNext = () => {
+      const prompt = waiting.shift()
+      if (prompt === undefined) child.stdin.end()
+      else child.stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: prompt } })}\n`)
+    }
+    child.stdout.on('data', chunk => {
+      const before = stdout.length
+      stdout += chunk
+      if (prompts !== undefined && stdout.slice(before).includes('"type":"result"')) sendNext()
+    })
     child.stderr.on('data', chunk => (stderr += chunk))
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
     child.on('error', fail)
@@ -37,9 +49,6 @@ export function claude({ args, cwd, config, mockUrl, debugFile, input, timeoutMs
         .map(line => JSON.parse(line))
       done({ code, events, stderr })
     })
-    if (input !== undefined) {
-      child.stdin.write(input)
-      child.stdin.end()
-    }
+    if (prompts !== undefined) sendNext()
   })
 }

@@ -169,6 +169,15 @@ impl Workspace {
         to_js(&self.inner.shell_plan(state))
     }
 
+    /// The absolute paths of the documents a delivery for `request` would
+    /// read (those the due rules import), to make sure of before `decide`.
+    #[wasm_bindgen(js_name = documentsDue)]
+    pub fn documents_due(&mut self, request: JsValue) -> Result<Vec<String>, JsError> {
+        let request: EventRequest = serde_wasm_bindgen::from_value(request)
+            .map_err(|e| JsError::new(&format!("bad event request: {e}")))?;
+        Ok(self.inner.documents_due(&request))
+    }
+
     /// Decides one event: `request` is an `EventRequest`, the answer an
     /// `EventResponse` (entries, delivered, deferred, log, state, stateError).
     pub fn decide(&mut self, request: JsValue) -> Result<JsValue, JsError> {
