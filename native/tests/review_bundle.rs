@@ -335,3 +335,33 @@ fn case_176_ignored_guidance_is_not_committed_guidance() {
         "ignored junk in a committed rules directory"
     );
 }
+
+/// Case 146 on a real file system: a `..` after a link steps out of the
+/// link's target, as the kernel reads it, so the two guides stay distinct
+/// and an edit to the one really reached makes the guidance unclean.
+#[test]
+fn case_146_a_parent_step_after_a_link() {
+    let repo = Repo::new();
+    repo.write("src/a.clj", "old\n")
+        .write("CLAUDE.md", "Root.\n\n@linked/../guide.md\n@guide.md\n")
+        .write("docs/guide.md", "Nested guide.")
+        .write("docs/nested/x.md", "")
+        .write("guide.md", "Root guide.")
+        .link("linked", "docs/nested");
+    repo.commit_all("base");
+    repo.write("src/a.clj", "new\n");
+    repo.ok(&["review", "fetch", "--local"]);
+    let out = repo.ok(&["review", "bundle"]);
+    assert!(out.contains("3 instruction files"), "{out}");
+    let bundle = rules_md(&repo);
+    assert!(bundle.contains("# CLAUDE.md\n\nRoot.\n\n@linked/../guide.md\n@guide.md"));
+    assert!(
+        bundle.contains("# guide.md (imported by CLAUDE.md)\n\nNested guide."),
+        "{bundle}"
+    );
+    assert!(bundle.contains("# guide.md (imported by CLAUDE.md)\n\nRoot guide."));
+    assert_eq!(repo.meta(DIFF_DIR)["rules"]["clean"], true);
+    repo.write("docs/guide.md", "Nested guide, edited.");
+    repo.ok(&["review", "bundle"]);
+    assert_eq!(repo.meta(DIFF_DIR)["rules"]["clean"], false);
+}
