@@ -157,6 +157,20 @@ fn main() {
     let small: PathBuf = root.join("rollout-small.jsonl");
     transcript(&small, 64 * 1024);
 
+    // What any process costs on this machine right now, to read the rest by.
+    let baseline: Vec<Duration> = (0..RUNS)
+        .map(|_| {
+            let start = Instant::now();
+            let status = Command::new("true").status().unwrap();
+            assert!(status.success());
+            start.elapsed()
+        })
+        .collect();
+    println!(
+        "baseline, an empty process (true): median {:.2} ms wall, {RUNS} runs",
+        median(baseline).as_secs_f64() * 1e3
+    );
+
     // The rules reach the model: a fresh session on every run.
     let mut session = 0;
     let mut fresh = || {
