@@ -100,11 +100,24 @@ pub fn select_edit_with<S: AsRef<str>>(
         .map(|p| paths::normalize_for_match(p.as_ref()))
         .collect();
     let contents = read_contents(fs, project, &edited);
+    select_edit_given(project, &edited, facts, contents.as_deref())
+}
+
+/// Edited paths with the session's facts and each path's content as the
+/// caller has it (same order as `edited`), for `fileContains`.
+pub fn select_edit_given<S: AsRef<str>>(
+    project: &Project,
+    edited: &[S],
+    facts: &Facts,
+    contents: Option<&[Option<String>]>,
+) -> Selection {
+    let edited: Vec<String> = edited
+        .iter()
+        .map(|p| paths::normalize_for_match(p.as_ref()))
+        .collect();
     edit_selection(
         &edited,
-        project
-            .index
-            .match_paths_with(&edited, facts, contents.as_deref()),
+        project.index.match_paths_with(&edited, facts, contents),
     )
 }
 
@@ -145,7 +158,7 @@ fn selection(trigger: Trigger, matched_paths: Vec<String>, matches: PathMatches)
 /// The contents of edited files when some rule tests them; a file that
 /// cannot be read (deleted, not text) has none, so its `fileContains`
 /// conditions do not hold.
-fn read_contents(
+pub fn read_contents(
     fs: &dyn FileSource,
     project: &Project,
     edited: &[String],

@@ -42,6 +42,7 @@ pub mod patch;
 pub mod paths;
 pub mod plan;
 pub mod prefix;
+pub mod preview;
 pub mod project;
 pub mod readback;
 pub mod rule;

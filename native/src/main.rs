@@ -71,7 +71,7 @@ pub struct ExplainArgs {
     facts: facts::FactArgs,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RenderHost {
     Codex,
     Claude,

@@ -3,47 +3,67 @@
 use std::process::ExitCode;
 
 use rule_fairy_engine::conditions::Outcome;
-use rule_fairy_engine::explain::{
-    explain_paths_with, explain_prompt_with, Event, Explanation, FiredRule, Reason,
-};
+use rule_fairy_engine::explain::{Event as Fired, Explanation, FiredRule, Reason};
+use rule_fairy_engine::frames::FrameLimits;
+use rule_fairy_engine::preview::{preview, Event, Hosts};
 use rule_fairy_engine::project::Project;
 
 use crate::location::{display_path, event_path, project_root};
 use crate::stdfs::StdFs;
-use crate::ExplainArgs;
+use crate::{ExplainArgs, RenderHost};
 
 pub fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
     let project = Project::load(&StdFs, &root).map_err(|e| located(&root, &e))?;
-    if let Some(host) = args.render {
-        return super::render::run(&project, args, host);
-    }
     let facts = args.facts.facts(&root);
-    let explanation = match &args.prompt {
-        Some(prompt) => explain_prompt_with(&project.index, prompt, &facts),
+    let (event, contents) = match &args.prompt {
+        Some(prompt) => (Event::Prompt(prompt.clone()), None),
         None => {
             let paths: Vec<String> = args.path.iter().map(|p| event_path(&root, p)).collect();
             let contents = match project.index.needs_contents() {
                 true => Some(args.facts.contents(&root, &paths)?),
                 false => None,
             };
-            explain_paths_with(&project.index, &paths, &facts, contents.as_deref())
+            (Event::Edit(paths), contents)
         }
     };
-    if args.json {
-        println!(
+    let hosts = Hosts {
+        codex: args.render == Some(RenderHost::Codex),
+        claude: args.render == Some(RenderHost::Claude),
+    };
+    let preview = preview(
+        &StdFs,
+        &project,
+        &event,
+        &facts,
+        contents.as_deref(),
+        hosts,
+        FrameLimits::default(),
+    );
+    let explanation = &preview.explanation;
+    let mut failed = false;
+    match args.render {
+        Some(host) => match super::render::render(&root, &preview, host) {
+            Some(Ok(text)) => print!("{text}"),
+            Some(Err(message)) => {
+                eprintln!("rule-fairy: {message}");
+                failed = true;
+            }
+            None => {
+                eprintln!("rule-fairy: no rule fires for this event, so nothing would be delivered")
+            }
+        },
+        None if args.json => println!(
             "{}",
-            serde_json::to_string(&explanation).expect("explanations serialise")
-        );
-    } else {
-        print!("{}", human(&explanation, args));
+            serde_json::to_string(explanation).expect("explanations serialise")
+        ),
+        None => print!("{}", human(explanation, args)),
     }
     // Problems that touched this answer: unreadable rules, invalid globs reached.
-    let mut failed = false;
     for finding in project.rules.findings.iter().filter(|f| f.is_error()) {
+        let place = display_path(&root, &finding.place.to_string());
         eprintln!(
-            "rule-fairy: {}: {} (this rule was left out)",
-            display_path(&root, &finding.place.to_string()),
+            "rule-fairy: {place}: {} (this rule was left out)",
             finding.message
         );
         failed = true;
@@ -73,9 +93,9 @@ pub fn located(root: &str, error: &rule_fairy_engine::Error) -> String {
 fn human(explanation: &Explanation, args: &ExplainArgs) -> String {
     let count = explanation.rules.len();
     let subject = match explanation.event {
-        Event::Prompt => "This prompt".to_string(),
-        Event::Edit if args.path.len() == 1 => format!("Editing {}", args.path[0]),
-        Event::Edit => format!("Editing these {} paths", args.path.len()),
+        Fired::Prompt => "This prompt".to_string(),
+        Fired::Edit if args.path.len() == 1 => format!("Editing {}", args.path[0]),
+        Fired::Edit => format!("Editing these {} paths", args.path.len()),
     };
     if count == 0 {
         return format!("{subject} selects no rule.\n");
