@@ -13,7 +13,7 @@ use serde::Deserialize;
 use crate::config::GateConfig;
 use crate::error::GateError;
 use crate::finding::Severity;
-use crate::language::{parse_language, SupportLang};
+use crate::language::{is_compiled, parse_language, SupportLang};
 use crate::tree::RuleTree;
 use crate::yaml::{self, Document};
 
@@ -155,7 +155,57 @@ const RULE_KEYS: &[&str] = &[
 ];
 
 fn parse_rule(file: &str, doc: &Document<'_>, line: usize) -> Result<Rule, GateError> {
-    // The keys first: ast-grep reports a misspelt `rule:` as a missing one.
+    // One parse on the way that succeeds; the checks that explain a
+    // failure better than ast-grep does run only when something is wrong.
+    let serializable: SerializableRuleConfig<SupportLang> =
+        match ast_grep_config::from_str(doc.text) {
+            Ok(serializable) => serializable,
+            Err(e) => {
+                explain_failure(file, doc, line)?;
+                return Err(yaml::error(file, doc, "invalid rule: ", &e));
+            }
+        };
+    if !is_compiled(serializable.language) {
+        // ast-grep panics when it builds a pattern for a grammar left out.
+        explain_failure(file, doc, line)?;
+        return Err(GateError::at(
+            file,
+            line,
+            format!(
+                "language {} is not compiled into this build of rule-fairy",
+                serializable.language
+            ),
+        ));
+    }
+    if serializable.id.trim().is_empty() {
+        return Err(GateError::at(file, line, "the rule has no `id`"));
+    }
+    let id = serializable.id.clone();
+    let (files, ignores) = if serializable.files.is_some() || serializable.ignores.is_some() {
+        let head: Head = yaml::parse(file, doc, "invalid rule: ")?;
+        (
+            glob_set(file, line, &id, "files", head.files.as_deref())?,
+            glob_set(file, line, &id, "ignores", head.ignores.as_deref())?,
+        )
+    } else {
+        (None, None)
+    };
+    let config = RuleConfig::try_from(serializable, &GlobalRules::default())
+        .map_err(|e| rule_error(file, doc, line, &id, e))?;
+    Ok(Rule {
+        config,
+        file: file.to_string(),
+        line,
+        files,
+        ignores,
+    })
+}
+
+/// Names what is wrong with a rule ast-grep could not take: an unknown key
+/// (ast-grep reports a misspelt `rule:` as a missing one), a missing id or
+/// language, a language unknown or not compiled in. `Ok` when none of
+/// these is the problem.
+fn explain_failure(file: &str, doc: &Document<'_>, line: usize) -> Result<(), GateError> {
     let keys: HashMap<String, serde::de::IgnoredAny> = yaml::parse(file, doc, "invalid rule: ")?;
     let mut unknown: Vec<&String> = keys
         .keys()
@@ -181,23 +231,7 @@ fn parse_rule(file: &str, doc: &Document<'_>, line: usize) -> Result<Rule, GateE
     };
     parse_language(&language)
         .map_err(|m| GateError::at(file, key_line(doc, "language").unwrap_or(line), m))?;
-    let serializable: SerializableRuleConfig<SupportLang> =
-        yaml::parse(file, doc, "invalid rule: ")?;
-    if serializable.id.trim().is_empty() {
-        return Err(GateError::at(file, line, "the rule's `id` is empty"));
-    }
-    let id = serializable.id.clone();
-    let files = glob_set(file, line, &id, "files", head.files.as_deref())?;
-    let ignores = glob_set(file, line, &id, "ignores", head.ignores.as_deref())?;
-    let config = RuleConfig::try_from(serializable, &GlobalRules::default())
-        .map_err(|e| rule_error(file, doc, line, &id, e))?;
-    Ok(Rule {
-        config,
-        file: file.to_string(),
-        line,
-        files,
-        ignores,
-    })
+    Ok(())
 }
 
 /// The line of a top-level key in a document, for messages.

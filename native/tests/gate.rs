@@ -307,3 +307,21 @@ fn check_fails_on_a_broken_gate_and_says_nothing_without_one() {
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(json.get("gate").is_none());
 }
+
+#[test]
+fn the_worked_example_catches_its_defect_and_its_test_passes() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/webshop");
+    let example = example.to_str().unwrap();
+    let here = Project::new();
+    let scan = here.run(&["gate", "scan", "--project", example]);
+    assert_eq!(code(&scan), 1, "{}", stderr(&scan));
+    let text = stdout(&scan);
+    assert!(
+        text.starts_with("error[no-raw-error-response] src/api/payments.ts:8: Do not send the caught error `error` to the client"),
+        "{text}"
+    );
+    assert!(text.contains("  webshop PR #41 defect 2: "), "{text}");
+    let test = here.run(&["gate", "test", "--project", example]);
+    assert_eq!(code(&test), 0, "{}", stdout(&test));
+    assert_eq!(stdout(&test), "1 rule: 3 of 3 cases passed.\n");
+}

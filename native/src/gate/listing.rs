@@ -31,8 +31,9 @@ pub fn for_check(root: &str) -> Listing {
         .filter(|c| c.valid_cases + c.invalid_cases > 0)
         .count();
     let mut text = format!(
-        "Gate: {} ast-grep rules, {tested} with tests:\n",
-        coverage.len()
+        "Gate: {} ast-grep rule{}, {tested} with tests:\n",
+        coverage.len(),
+        if coverage.len() == 1 { "" } else { "s" }
     );
     let width = coverage.iter().map(|c| c.id.len()).max().unwrap_or(0);
     for rule in &coverage {
