@@ -3,15 +3,16 @@
 // scripts a prompt naming a keyword, an Edit of a glob-matched file and a
 // Bash command writing another, then `/compact` and a prompt. Asserts on
 // the request bodies Claude Code sent: each due rule reaches the model
-// once, and again after the compaction.
+// once, and again after the compaction. Then the same plugin installed from
+// the marketplace of a checkout, as a person installs it.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { startMock } from './mock-messages.mjs'
-import { claude } from './session.mjs'
+import { CLAUDE, claude, REPO } from './session.mjs'
 
 const RULES = {
   '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\n# Always\n\nAnswer in plain words.',
@@ -132,4 +133,28 @@ test('after /compact the rules the prompt matches come again', async () => {
   assert.equal(count(context, 'always.mdc'), 1, 'the always-on rule came again')
   assert.equal(count(context, 'widget.mdc'), 1, 'the keyword rule came again')
   assert.equal(count(context, 'typescript.mdc'), 0, 'no edit matched it since')
+})
+
+test('installed from the marketplace in a checkout, the mod loads without --plugin-dir', async () => {
+  // Claude Code copies a local plugin folder whole when it installs it:
+  // install a checkout holding only the repository's files, no build output.
+  const checkout = join(home, 'checkout')
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO, encoding: 'utf8' }).split('\0').filter(Boolean)
+  for (const path of tracked) {
+    if (!existsSync(join(REPO, path))) continue
+    mkdirSync(dirname(join(checkout, path)), { recursive: true })
+    copyFileSync(join(REPO, path), join(checkout, path))
+  }
+  const config = join(home, 'installed-config')
+  mkdirSync(config)
+  const cli = args => execFileSync(CLAUDE, args, { env: { ...process.env, CLAUDE_CONFIG_DIR: config }, encoding: 'utf8' })
+  assert.match(cli(['plugin', 'marketplace', 'add', checkout]), /rule-fairy/)
+  assert.match(cli(['plugin', 'install', 'rule-fairy@rule-fairy']), /installed/i)
+  const before = mock.requests.length
+  const result = await claude({ args: ['a widget please'], cwd: project, config, mockUrl: mock.url, debugFile: debugFile(), pluginDir: null })
+  assert.equal(result.code, 0, result.stderr)
+  const context = hookContext(mock.requests[before])
+  assert.equal(count(context, 'always.mdc'), 1)
+  assert.equal(count(context, 'widget.mdc'), 1)
+  assert.match(readFileSync(debugFile(), 'utf8'), /hooks module rule-fairy@rule-fairy loaded/)
 })

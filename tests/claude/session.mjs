@@ -13,8 +13,10 @@ export const CLAUDE = join(REPO, 'tests/claude/node_modules/.bin/claude')
  * are the stream-json lines it printed. With `prompts` (and
  * `--input-format stream-json` in `args`) it is one session of several
  * turns: each prompt is written once the turn before it has its result. */
-export function claude({ args, cwd, config, mockUrl, debugFile, prompts, timeoutMs = 120_000 }) {
-  const argv = ['-p', ...args, '--plugin-dir', REPO, '--output-format', 'stream-json', '--verbose', '--debug-file', debugFile]
+export function claude({ args, cwd, config, mockUrl, debugFile, prompts, pluginDir = REPO, timeoutMs = 120_000 }) {
+  // `pluginDir: null` runs with the plugins installed in `config` only.
+  const plugin = pluginDir === null ? [] : ['--plugin-dir', pluginDir]
+  const argv = ['-p', ...args, ...plugin, '--output-format', 'stream-json', '--verbose', '--debug-file', debugFile]
   const env = {
     ...process.env,
     CLAUDE_CONFIG_DIR: config,
