@@ -2,7 +2,6 @@
 // what the engine reads (the project's files, the conversation, the saved
 // state, git, the clock), let it decide, carry out what it says.
 import type { EngineInterface } from 'claude-code'
-import type { Kind } from './failure'
 import { frameTexts } from './conversation'
 import { stateAfterCompaction } from './engine/rule_fairy_wasm'
 import { loadEngine } from './engine'
@@ -29,7 +28,7 @@ const checkouts = new Map<string, Promise<boolean>>()
 let events = 0
 
 /** Timings of the last delivery, in milliseconds, for the benchmark. */
-export const timings = { load: 0, total: 0, files: 0, conversation: 0, documents: 0, engine: 0 }
+const timings = { load: 0, total: 0, files: 0, conversation: 0, documents: 0, engine: 0 }
 
 export async function deliver($: EngineInterface, event: Event): Promise<string[]> {
   const started = performance.now()
@@ -79,7 +78,8 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
   })
   timings.load = load
   timings.total = performance.now() - started
-  // The figures the benchmark reads (scripts/bench-claude), in the debug log only.
+  // The figures the benchmark reads (tests/claude/bench-session.mjs), in
+  // the debug log only.
   const compiled = load > 0 ? `; engine compiled and instantiated in ${load.toFixed(2)} ms` : ''
   const parts = `files ${timings.files.toFixed(2)}, conversation ${timings.conversation.toFixed(2)}, documents ${timings.documents.toFixed(2)}, engine ${timings.engine.toFixed(2)}`
   $.ui.log(`rule-fairy: ${event.kind} delivery took ${timings.total.toFixed(2)} ms (${parts})${compiled}`, { to: 'debug' })
@@ -131,4 +131,3 @@ async function placeEdit($: EngineInterface, snapshot: Snapshot, file: string): 
   return absolute
 }
 
-export type { Kind }
