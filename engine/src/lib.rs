@@ -5,6 +5,8 @@
 
 pub mod block;
 pub mod bundle;
+pub mod case;
+pub mod case_files;
 pub mod check;
 pub mod claude_context;
 pub mod claude_event;

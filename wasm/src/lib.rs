@@ -3,6 +3,8 @@
 //! strings, bytes or serde values, converts errors to `JsError`, and holds
 //! no logic of its own.
 
+pub mod playground;
+
 use std::collections::BTreeMap;
 
 use rule_fairy_engine::claude_state::after_compaction;

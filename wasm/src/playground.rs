@@ -1,0 +1,85 @@
+//! The browser playground's boundary: a case of files and one event with
+//! its facts, answered by the engine's [`Case`]. Thin, like the rest of
+//! this crate: each function takes plain strings or serde values and
+//! converts errors to `JsError`.
+
+use rule_fairy_engine::case::{Case, EventInput, FactInputs};
+use rule_fairy_engine::case_files::rule_files_in;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
+    value
+        .serialize(&serializer)
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn from_js<T: serde::de::DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("bad {what}: {e}")))
+}
+
+/// A playground case: the project's files, kept between keystrokes so that
+/// a change to the event or the facts only matches.
+#[wasm_bindgen]
+pub struct Playground {
+    case: Case,
+}
+
+impl Default for Playground {
+    fn default() -> Self {
+        Playground::new()
+    }
+}
+
+#[wasm_bindgen]
+impl Playground {
+    /// A case with no files.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Playground {
+        Playground { case: Case::new() }
+    }
+
+    /// Puts a file at a project-relative path (a rule, `rule-fairy.edn`, a
+    /// document, a marker file, an edited file's content).
+    #[wasm_bindgen(js_name = putFile)]
+    pub fn put_file(&mut self, path: &str, content: &str) {
+        self.case.put_file(path, content);
+    }
+
+    /// Removes the file at a project-relative path.
+    #[wasm_bindgen(js_name = removeFile)]
+    pub fn remove_file(&mut self, path: &str) {
+        self.case.remove_file(path);
+    }
+
+    /// `{ rules, errors, warnings, findings: [{ severity, file, line,
+    /// message, hint }] }`: what `rule-fairy check` reports on these files.
+    pub fn check(&mut self) -> Result<JsValue, JsError> {
+        to_js(self.case.check())
+    }
+
+    /// The documents the rules import that the case does not hold yet.
+    #[wasm_bindgen(js_name = missingDocuments)]
+    pub fn missing_documents(&mut self) -> Vec<String> {
+        self.case.missing_documents()
+    }
+
+    /// Answers one event: `event` is `{ kind: "prompt", prompt }` or
+    /// `{ kind: "edit", paths }`, `facts` is `{ command, os, ci, branch,
+    /// model, agent, tools }`; the answer is `{ loadError, projectTags,
+    /// rules, problems, codex, claude, limits }`.
+    pub fn answer(&mut self, event: JsValue, facts: JsValue) -> Result<JsValue, JsError> {
+        let event: EventInput = from_js(event, "event")?;
+        let facts: FactInputs = from_js(facts, "facts")?;
+        to_js(&self.case.answer(&event, &facts))
+    }
+}
+
+/// The paths of a picked folder's `listing` that hold rules under the
+/// configuration text `config` (when the folder has `rule-fairy.edn`),
+/// with `rule-fairy.edn` itself: the files to read first.
+#[wasm_bindgen(js_name = ruleFilesIn)]
+pub fn rule_files_in_listing(listing: Vec<String>, config: Option<String>) -> Vec<String> {
+    rule_files_in(&listing, config.as_deref())
+}
