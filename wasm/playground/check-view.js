@@ -1,0 +1,30 @@
+// What `check` finds, with file and line, as `rule-fairy check` prints it.
+// A finding names its file; clicking it opens that file in the editor.
+
+import { count, el, placeText } from "./dom.js";
+
+/**
+ * @param {any} report the engine's check report
+ * @param {{ summary: HTMLElement, findings: HTMLElement }} at
+ * @param {(file: string, line: number | undefined) => void} open
+ */
+export function showCheck(report, at, open) {
+  const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${count(n)} ${word}${n === 1 ? "" : "s"}`;
+  at.summary.textContent = `Checked ${plural(report.rules, "rule")}: ${plural(report.errors, "error")}, ${plural(report.warnings, "warning")}.`;
+  at.findings.replaceChildren(
+    ...report.findings.map((/** @type {any} */ f) => {
+      const link = el("a", { href: "#", "data-file": f.file }, placeText(f));
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        open(f.file, f.line);
+      });
+      return el(
+        "li",
+        { class: f.severity },
+        link,
+        `: ${f.severity}: ${f.message}`,
+        f.hint && el("div", { class: "hint" }, `fix: ${f.hint}`),
+      );
+    }),
+  );
+}

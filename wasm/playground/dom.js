@@ -1,0 +1,35 @@
+// The one DOM helper the views share: an element with attributes and
+// children, so the views read as the structure they build.
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number | boolean | undefined>} [attributes]
+ * @param {...(Node | string | null | undefined | false)} children
+ * @returns {HTMLElement}
+ */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === false) continue;
+    if (name === "class") node.className = String(value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children) {
+    if (child !== null && child !== undefined && child !== false) node.append(child);
+  }
+  return node;
+}
+
+/**
+ * An error or finding's place as `file:line`, as the command line prints it.
+ * @param {{ file: string, line?: number } | undefined} place
+ */
+export function placeText(place) {
+  if (!place) return "";
+  return place.line ? `${place.file}:${place.line}` : place.file;
+}
+
+/** @param {number} n */
+export function count(n) {
+  return n.toLocaleString("en-US");
+}

@@ -1,0 +1,206 @@
+/* tslint:disable */
+/* eslint-disable */
+
+/**
+ * A playground case: the project's files, kept between keystrokes so that
+ * a change to the event or the facts only matches.
+ */
+export class Playground {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * Answers one event: `event` is `{ kind: "prompt", prompt }` or
+     * `{ kind: "edit", paths }`, `facts` is `{ command, os, ci, branch,
+     * model, agent, tools }`; the answer is `{ loadError, projectTags,
+     * rules, problems, codex, claude, limits }`.
+     */
+    answer(event: any, facts: any): any;
+    /**
+     * `{ rules, errors, warnings, findings: [{ severity, file, line,
+     * message, hint }] }`: what `rule-fairy check` reports on these files.
+     */
+    check(): any;
+    /**
+     * The documents the rules import that the case does not hold yet.
+     */
+    missingDocuments(): string[];
+    /**
+     * A case with no files.
+     */
+    constructor();
+    /**
+     * Puts a file at a project-relative path (a rule, `rule-fairy.edn`, a
+     * document, a marker file, an edited file's content).
+     */
+    putFile(path: string, content: string): void;
+    /**
+     * Removes the file at a project-relative path.
+     */
+    removeFile(path: string): void;
+}
+
+/**
+ * A project as the Claude Code mod keeps it between events: the files the
+ * engine reads, put in by the mod, and the project loaded from them.
+ */
+export class Workspace {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * Decides one event: `request` is an `EventRequest`, the answer an
+     * `EventResponse` (entries, delivered, deferred, log, state, stateError).
+     */
+    decide(request: any): any;
+    /**
+     * The absolute paths of the documents a delivery for `request` would
+     * read (those the due rules import), to make sure of before `decide`.
+     */
+    documentsDue(request: any): string[];
+    /**
+     * `{ file, probes }`: the edited file absolute and normalised, and the
+     * directories whose `.git` entry places it.
+     */
+    editProbes(file: string): any;
+    /**
+     * The absolute paths of the documents the rules import; throws when
+     * the project does not load.
+     */
+    importedDocuments(): string[];
+    /**
+     * Records that `dir` holds a `.git` entry.
+     */
+    markCheckout(dir: string): void;
+    /**
+     * An empty snapshot of the project at `root` (absolute), whose links
+     * resolved lead to `real_root`.
+     */
+    constructor(root: string, real_root: string);
+    /**
+     * Puts a document the rules import; the project does not load again.
+     */
+    putDocument(path: string, bytes: Uint8Array | number[]): void;
+    /**
+     * Puts a rule file or the configuration at an absolute path; the
+     * project loads again on its next use.
+     */
+    putFile(path: string, bytes: Uint8Array | number[]): void;
+    /**
+     * A symbolic link at `path` leading to the absolute `target`.
+     */
+    putLink(path: string, target: string): void;
+    /**
+     * Removes what is at `path`, and everything below it.
+     */
+    remove(path: string): void;
+    /**
+     * `{ dirs, extensions }`: where rules come from, per the
+     * configuration put in; throws the configuration's error.
+     */
+    rulesSource(): any;
+    /**
+     * Frames of `chars` UTF-16 units, `frames` per delivery (tests).
+     */
+    setFrameLimits(chars: number, frames: number): void;
+    /**
+     * `"off"`, `"start"` or `"check"`: whether a shell event runs git.
+     */
+    shellPlan(state: string): any;
+}
+
+/**
+ * Which rules a prompt selects, and why.
+ *
+ * `files` is a JSON object from project-relative paths to file contents
+ * (rules, `rule-fairy.edn`, documents); the answer is the JSON that
+ * `rule-fairy explain --prompt TEXT --json` prints.
+ */
+export function explainPrompt(files: string, prompt: string): string;
+
+/**
+ * The second line of every failed-delivery entry, for hosts that must
+ * write one when the engine itself could not answer.
+ */
+export function nothingInjected(): string;
+
+/**
+ * The paths of a picked folder's `listing` that hold rules under the
+ * configuration text `config` (when the folder has `rule-fairy.edn`),
+ * with `rule-fairy.edn` itself: the files to read first.
+ */
+export function ruleFilesIn(listing: string[], config?: string | null): string[];
+
+/**
+ * The files of `git status --porcelain=v1 -z --untracked-files=all`
+ * output worth a time check (deletions dropped), relative to the
+ * checkout's top level.
+ */
+export function shellCandidates(porcelain: Uint8Array | number[]): string[];
+
+/**
+ * The session state to save after a compaction, or `undefined` when it
+ * stays as it is.
+ */
+export function stateAfterCompaction(saved: string, now: number): string | undefined;
+
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+export interface InitOutput {
+    readonly memory: WebAssembly.Memory;
+    readonly __wbg_playground_free: (a: number, b: number) => void;
+    readonly __wbg_workspace_free: (a: number, b: number) => void;
+    readonly explainPrompt: (a: number, b: number, c: number, d: number) => [number, number, number, number];
+    readonly nothingInjected: () => [number, number];
+    readonly playground_answer: (a: number, b: any, c: any) => [number, number, number];
+    readonly playground_check: (a: number) => [number, number, number];
+    readonly playground_missingDocuments: (a: number) => [number, number];
+    readonly playground_new: () => number;
+    readonly playground_putFile: (a: number, b: number, c: number, d: number, e: number) => void;
+    readonly playground_removeFile: (a: number, b: number, c: number) => void;
+    readonly ruleFilesIn: (a: number, b: number, c: number, d: number) => [number, number];
+    readonly shellCandidates: (a: number, b: number) => [number, number];
+    readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
+    readonly workspace_decide: (a: number, b: any) => [number, number, number];
+    readonly workspace_documentsDue: (a: number, b: any) => [number, number, number, number];
+    readonly workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
+    readonly workspace_importedDocuments: (a: number) => [number, number, number, number];
+    readonly workspace_markCheckout: (a: number, b: number, c: number) => void;
+    readonly workspace_new: (a: number, b: number, c: number, d: number) => number;
+    readonly workspace_putDocument: (a: number, b: number, c: number, d: number, e: number) => void;
+    readonly workspace_putFile: (a: number, b: number, c: number, d: number, e: number) => void;
+    readonly workspace_putLink: (a: number, b: number, c: number, d: number, e: number) => void;
+    readonly workspace_remove: (a: number, b: number, c: number) => void;
+    readonly workspace_rulesSource: (a: number) => [number, number, number];
+    readonly workspace_setFrameLimits: (a: number, b: number, c: number) => void;
+    readonly workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
+    readonly __wbindgen_malloc: (a: number, b: number) => number;
+    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
+    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
+    readonly __wbindgen_exn_store: (a: number) => void;
+    readonly __externref_table_alloc: () => number;
+    readonly __wbindgen_externrefs: WebAssembly.Table;
+    readonly __externref_table_dealloc: (a: number) => void;
+    readonly __externref_drop_slice: (a: number, b: number) => void;
+    readonly __wbindgen_start: () => void;
+}
+
+export type SyncInitInput = BufferSource | WebAssembly.Module;
+
+/**
+ * Instantiates the given `module`, which can either be bytes or
+ * a precompiled `WebAssembly.Module`.
+ *
+ * @param {{ module: SyncInitInput }} module - Passing `SyncInitInput` directly is deprecated.
+ *
+ * @returns {InitOutput}
+ */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/**
+ * If `module_or_path` is {RequestInfo} or {URL}, makes a request and
+ * for everything else, calls `WebAssembly.instantiate` directly.
+ *
+ * @param {{ module_or_path: InitInput | Promise<InitInput> }} module_or_path - Passing `InitInput` directly is deprecated.
+ *
+ * @returns {Promise<InitOutput>}
+ */
+export default function __wbg_init (module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<InitOutput>;

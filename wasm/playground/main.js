@@ -1,0 +1,248 @@
+// The playground page: loads the engine, restores the case from the link
+// (or opens the first example), and answers again on every change. The
+// engine decides everything; this module only carries inputs to it and
+// its answers to the views.
+
+import init, { Playground, ruleFilesIn } from "./engine/rule_fairy_wasm.js";
+import { caseFragment, caseFromFragment } from "./case-link.js";
+import { completeCase, engineEvent, engineFacts } from "./case.js";
+import { count, el } from "./dom.js";
+import { EventForm } from "./event-form.js";
+import { EXAMPLES } from "./examples.js";
+import { dropped, pickedFolder, placeLoose, readFolder } from "./file-import.js";
+import { FilesPanel } from "./files-panel.js";
+import { showCheck } from "./check-view.js";
+import { showDelivery } from "./delivery-view.js";
+import { showRules } from "./rules-view.js";
+
+/** @typedef {import("./case.js").Case} Case */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+// Chromium starts truncating what it shows of longer URLs; the link still
+// works, but may not survive every place it is pasted.
+const LONG_LINK = 2_000_000;
+
+await init();
+performance.mark("engine-loaded");
+
+let engine = new Playground();
+/** @type {Record<string, string>} */
+let files = {};
+/** The fragment this page last wrote, to tell its own writes from a pasted link. */
+let written = "";
+
+const form = new EventForm(document, () => update("update"));
+const panel = new FilesPanel(
+  {
+    list: $("file-list"),
+    editor: $("editor"),
+    path: /** @type {HTMLInputElement} */ ($("file-path")),
+    content: /** @type {HTMLTextAreaElement} */ ($("file-content")),
+    remove: $("remove-file"),
+  },
+  {
+    put: (path, content) => putFiles({ [path]: content }, false),
+    rename: (from, to) => {
+      const content = files[from];
+      delete files[from];
+      engine.removeFile(from);
+      putFiles({ [to]: content }, true, to);
+    },
+    remove: (path) => removeFile(path),
+  },
+);
+
+/** @param {Case} value */
+function loadCase(value) {
+  engine.free();
+  engine = new Playground();
+  files = {};
+  form.show(value.event, value.facts);
+  putFiles(value.files, true);
+}
+
+/**
+ * @param {Record<string, string>} added
+ * @param {boolean} listChanged whether the file list must be shown again
+ * @param {string | null} [pick] the file to open
+ */
+function putFiles(added, listChanged, pick = null) {
+  for (const [path, content] of Object.entries(added)) {
+    files[path] = content;
+    engine.putFile(path, content);
+  }
+  if (listChanged) panel.show(files, pick);
+  update("files");
+}
+
+/** @param {string} path */
+function removeFile(path) {
+  delete files[path];
+  engine.removeFile(path);
+  panel.show(files);
+  update("files");
+}
+
+/** @param {string} path @param {number | undefined} line */
+const openFinding = (path, line) => panel.open(path, line);
+
+/**
+ * Answers the case again and shows it. Measured, so that the figures the
+ * page shows are the ones its test reports: `update` after a keystroke in
+ * the event or the facts, `files` after a change to the files (which also
+ * loads the project again, and lints it in a task of its own: `check`).
+ * @param {"update" | "files"} what
+ */
+function update(what) {
+  if (what === "files") scheduleCheck();
+  const start = performance.now();
+  try {
+    const { event, facts } = form.read();
+    const answer = engine.answer(engineEvent(event), engineFacts(facts));
+    showRules(answer, { rules: $("rules"), problems: $("problems"), loadError: $("load-error"), tags: $("project-tags") });
+    showDelivery(answer, { claude: $("claude"), codex: $("codex") });
+  } catch (error) {
+    showCaseError(`The engine could not answer: ${/** @type {Error} */ (error).message}`);
+  }
+  const took = performance.measure(what, { start }).duration;
+  $("timing").textContent = `Answered in ${took.toFixed(1)} ms.`;
+  scheduleLink();
+}
+
+let checkPending = false;
+function scheduleCheck() {
+  if (checkPending) return;
+  checkPending = true;
+  // The lint reads every rule and document again and takes longer than the
+  // answer; the answer a person waits for goes first, the findings follow
+  // in the next task, once for a burst of keystrokes.
+  setTimeout(() => {
+    checkPending = false;
+    const start = performance.now();
+    try {
+      showCheck(engine.check(), { summary: $("check-summary"), findings: $("check-findings") }, openFinding);
+    } catch (error) {
+      showCaseError(`The engine could not check the files: ${/** @type {Error} */ (error).message}`);
+    }
+    performance.measure("check", { start });
+  });
+}
+
+/** @returns {Case} */
+function currentCase() {
+  return { files, ...form.read() };
+}
+
+let linkTimer = 0;
+let linkRound = 0;
+function scheduleLink() {
+  $("link-status").textContent = "Link: updating…";
+  clearTimeout(linkTimer);
+  // Compressing a large case on every keystroke would compete with typing.
+  linkTimer = setTimeout(writeLink, 150);
+}
+
+async function writeLink() {
+  const round = ++linkRound;
+  const fragment = await caseFragment(currentCase());
+  if (round !== linkRound) return;
+  written = fragment;
+  history.replaceState(null, "", fragment);
+  const warning = fragment.length > LONG_LINK ? "; long enough that some places may cut it" : "";
+  $("link-status").textContent = `Link up to date (${count(location.href.length)} characters${warning}).`;
+}
+
+/** @param {string} message */
+function showCaseError(message) {
+  $("case-error").hidden = false;
+  $("case-error").textContent = message;
+}
+
+/** Restores the case a link holds; the first example when it holds none. */
+async function restore() {
+  $("case-error").hidden = true;
+  try {
+    const value = await caseFromFragment(location.hash);
+    loadCase(completeCase(value ?? EXAMPLES[0].value));
+  } catch (error) {
+    showCaseError(/** @type {Error} */ (error).message);
+    loadCase(completeCase({}));
+  }
+}
+
+for (const example of EXAMPLES) {
+  const button = el("button", { type: "button" }, example.title);
+  button.addEventListener("click", () => loadCase(completeCase(structuredClone(example.value))));
+  $("examples").append(button);
+}
+
+window.addEventListener("hashchange", () => {
+  if (location.hash !== written) restore();
+});
+
+$("copy-link").addEventListener("click", async () => {
+  await navigator.clipboard.writeText(location.href);
+  $("link-status").textContent = "Link copied.";
+});
+
+$("new-file").addEventListener("click", () => {
+  let path = ".cursor/rules/new-rule.mdc";
+  for (let n = 2; path in files; n++) path = `.cursor/rules/new-rule-${n}.mdc`;
+  putFiles({ [path]: "---\ndescription: \npromptAnyOf: \nglobs: \n---\n# New rule\n" }, true, path);
+  $("file-path").focus();
+});
+
+$("clear-files").addEventListener("click", () => loadCase({ ...currentCase(), files: {} }));
+
+/** @param {import("./file-import.js").FolderEntry[]} entries */
+async function takeFolder(entries) {
+  const read = await readFolder(entries, { ruleFilesIn, Playground });
+  // A folder is a project: it replaces the files, keeping the event and facts.
+  loadCase({ ...currentCase(), files: read });
+}
+
+/** @param {File[]} loose */
+async function takeLoose(loose) {
+  const texts = await Promise.all(loose.map(async (f) => /** @type {[string, string]} */ ([f.name, await f.text()])));
+  const isRule = (/** @type {string} */ name) => name.endsWith(".mdc") || name === "rule-fairy.edn";
+  // Rules first, so that documents can be placed where they import them.
+  const rules = Object.fromEntries(texts.filter(([n]) => isRule(n)).map(([n, t]) => [placeLoose(n, []), t]));
+  for (const [path, content] of Object.entries(rules)) engine.putFile(path, content);
+  const missing = engine.missingDocuments();
+  const others = Object.fromEntries(texts.filter(([n]) => !isRule(n)).map(([n, t]) => [placeLoose(n, missing), t]));
+  const added = { ...rules, ...others };
+  putFiles(added, true, Object.keys(added)[0] ?? null);
+}
+
+const folderInput = /** @type {HTMLInputElement} */ ($("folder-input"));
+folderInput.addEventListener("change", async () => {
+  if (folderInput.files) await takeFolder(pickedFolder(folderInput.files));
+  folderInput.value = "";
+});
+const filesInput = /** @type {HTMLInputElement} */ ($("files-input"));
+filesInput.addEventListener("change", async () => {
+  if (filesInput.files) await takeLoose([...filesInput.files]);
+  filesInput.value = "";
+});
+const filesPanel = $("files-panel");
+filesPanel.addEventListener("dragover", (event) => {
+  event.preventDefault();
+  filesPanel.classList.add("dropping");
+});
+filesPanel.addEventListener("dragleave", () => filesPanel.classList.remove("dropping"));
+filesPanel.addEventListener("drop", async (event) => {
+  event.preventDefault();
+  filesPanel.classList.remove("dropping");
+  if (!event.dataTransfer) return;
+  const { folder, loose } = await dropped(event.dataTransfer);
+  if (folder) await takeFolder(folder);
+  else await takeLoose(loose);
+});
+
+await restore();
+/** @type {HTMLFieldSetElement} */ ($("workspace")).disabled = false;
+// The moment a person can type and see an answer: the test reads this mark.
+performance.mark("interactive");
+document.body.dataset.ready = "true";
