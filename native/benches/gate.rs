@@ -118,10 +118,48 @@ fn tree(root: &Path, files: usize) {
     }
 }
 
-fn median_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
-    let mut times: Vec<Duration> = (0..runs).map(|_| f()).collect();
+/// Median and fastest of `times`.
+fn stats(mut times: Vec<Duration>) -> (Duration, Duration) {
     times.sort();
-    times[runs / 2]
+    (times[times.len() / 2], times[0])
+}
+
+/// Runs `ours` and, when given, `theirs` alternately, so both see the same
+/// load on a shared machine; returns each one's times.
+fn alternate(
+    runs: usize,
+    mut ours: impl FnMut() -> Duration,
+    mut theirs: Option<&mut dyn FnMut() -> Duration>,
+) -> (Vec<Duration>, Vec<Duration>) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..runs {
+        a.push(ours());
+        if let Some(theirs) = theirs.as_mut() {
+            b.push(theirs());
+        }
+    }
+    (a, b)
+}
+
+fn report(label: &str, target: &str, ours: Vec<Duration>, theirs: Vec<Duration>) {
+    let runs = ours.len();
+    let (median, fastest) = stats(ours);
+    println!(
+        "{label}: gate median {} (fastest {}, {runs} runs; target {target})",
+        ms(median),
+        ms(fastest)
+    );
+    if theirs.is_empty() {
+        println!("  ast-grep scan: not measured (no ast-grep: run scripts/bench, or set AST_GREP)");
+        return;
+    }
+    let (their_median, their_fastest) = stats(theirs);
+    println!(
+        "  ast-grep scan, same rules and files, runs alternating: median {} (fastest {}); gate / ast-grep = {:.2}",
+        ms(their_median),
+        ms(their_fastest),
+        median.as_secs_f64() / their_median.as_secs_f64()
+    );
 }
 
 fn timed(command: &mut Command) -> (Duration, Output) {
@@ -150,6 +188,7 @@ fn count_lines(out: &Output) -> usize {
 fn main() {
     let binary = env!("CARGO_BIN_EXE_rule-fairy");
     let sg = ast_grep();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     let check_dir = tempfile::tempdir().unwrap();
     write_rules(check_dir.path());
@@ -170,31 +209,33 @@ fn main() {
         assert_eq!(count_lines(&out), 2);
         time
     };
-    println!(
-        "gate check, one 1,000-line file, 20 rules: median {} (30 runs; target 10 ms)",
-        ms(median_of(30, gate_check))
-    );
-    if let Some(sg) = &sg {
-        let sg_check = || {
-            let (time, out) = timed(
-                Command::new(sg)
-                    .args(["scan", "--json=stream"])
-                    .arg(&big)
-                    .current_dir(check_dir.path()),
-            );
-            assert_eq!(
-                count_lines(&out),
-                2,
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            time
-        };
-        println!(
-            "ast-grep scan, the same file and rules: median {} (30 runs)",
-            ms(median_of(30, sg_check))
+    let mut sg_check = || {
+        let (time, out) = timed(
+            Command::new(sg.as_ref().unwrap())
+                .args(["scan", "--json=stream"])
+                .arg(&big)
+                .current_dir(check_dir.path()),
         );
-    }
+        assert_eq!(
+            count_lines(&out),
+            2,
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        time
+    };
+    let (ours, theirs) = alternate(
+        40,
+        gate_check,
+        sg.is_some()
+            .then_some(&mut sg_check as &mut dyn FnMut() -> Duration),
+    );
+    report(
+        "check, one 1,000-line file, 20 rules (a whole process)",
+        "10 ms",
+        ours,
+        theirs,
+    );
 
     let tree_dir = tempfile::tempdir().unwrap();
     write_rules(tree_dir.path());
@@ -215,37 +256,30 @@ fn main() {
         assert_eq!(count_lines(&out), expected);
         time
     };
-    let ours = median_of(7, gate_scan);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!(
-        "gate scan, 2,000 files (200,000 lines), 20 rules: median {} (7 runs, {cores} cores; target 5 s)",
-        ms(ours)
+    let mut sg_scan = || {
+        let (time, out) = timed(
+            Command::new(sg.as_ref().unwrap())
+                .args(["scan", "--json=stream"])
+                .current_dir(tree_dir.path()),
+        );
+        assert_eq!(
+            count_lines(&out),
+            expected,
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        time
+    };
+    let (ours, theirs) = alternate(
+        9,
+        gate_scan,
+        sg.is_some()
+            .then_some(&mut sg_scan as &mut dyn FnMut() -> Duration),
     );
-    match &sg {
-        Some(sg) => {
-            let sg_scan = || {
-                let (time, out) = timed(
-                    Command::new(sg)
-                        .args(["scan", "--json=stream"])
-                        .current_dir(tree_dir.path()),
-                );
-                assert_eq!(
-                    count_lines(&out),
-                    expected,
-                    "{}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
-                time
-            };
-            let theirs = median_of(7, sg_scan);
-            println!(
-                "ast-grep scan, the same tree and rules: median {} (7 runs); gate scan / ast-grep scan = {:.2}",
-                ms(theirs),
-                ours.as_secs_f64() / theirs.as_secs_f64()
-            );
-        }
-        None => println!(
-            "ast-grep scan: not measured (no ast-grep: run scripts/bench, or set AST_GREP)"
-        ),
-    }
+    report(
+        &format!("scan, 2,000 files (200,000 lines), 20 rules, {cores} cores"),
+        "5 s",
+        ours,
+        theirs,
+    );
 }
