@@ -325,3 +325,25 @@ fn the_worked_example_catches_its_defect_and_its_test_passes() {
     assert_eq!(code(&test), 0, "{}", stdout(&test));
     assert_eq!(stdout(&test), "1 rule: 3 of 3 cases passed.\n");
 }
+
+#[test]
+fn check_names_a_bad_gate_key_once() {
+    let p = violating();
+    p.file("rule-fairy.edn", "{:gate {:dirs []}}\n");
+    let out = p.run(&["check"]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert_eq!(
+        text.matches(":gate :dirs in rule-fairy.edn must be")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(
+        text.starts_with("rule-fairy.edn:1: error: :gate :dirs"),
+        "{text}"
+    );
+    let scan = p.run(&["gate", "scan"]);
+    assert_eq!(code(&scan), 2);
+    assert!(stderr(&scan).starts_with("rule-fairy gate: rule-fairy.edn:1: :gate :dirs"));
+}
