@@ -63,7 +63,15 @@ impl RuleTree for WorkTree {
     fn files_below(&self, dir: &str) -> Result<Vec<String>, GateError> {
         let mut files = Vec::new();
         let mut pending = vec![dir.trim_end_matches('/').to_string()];
+        // Links are followed as ast-grep's rule walk does; each real
+        // directory is listed once, so a link loop ends.
+        let mut seen = std::collections::HashSet::new();
         while let Some(current) = pending.pop() {
+            if let Ok(real) = self.full(&current).canonicalize() {
+                if !seen.insert(real) {
+                    continue;
+                }
+            }
             let entries = std::fs::read_dir(self.full(&current)).map_err(|e| {
                 GateError::in_file(self.display(&current), format!("cannot list: {e}"))
             })?;
@@ -75,8 +83,6 @@ impl RuleTree for WorkTree {
                     continue;
                 };
                 let child = format!("{current}/{name}");
-                // Follows links as ast-grep's rule walk does; a link loop
-                // ends at the depth limit of the file system's own lookups.
                 let full = self.full(&child);
                 if full.is_dir() {
                     pending.push(child);
@@ -134,6 +140,14 @@ mod tests {
         );
         assert_eq!(tree.read("r/sub/b.yml").unwrap().as_deref(), Some("b"));
         assert_eq!(tree.read("r/none.yml").unwrap(), None);
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("..", dir.path().join("r/sub/loop")).unwrap();
+            assert_eq!(
+                tree.files_below("r").unwrap(),
+                vec!["r/a.yml", "r/sub/b.yml"]
+            );
+        }
         std::fs::write(dir.path().join("r/bad.yml"), b"ok\n\xff").unwrap();
         assert_eq!(
             tree.read("r/bad.yml").unwrap_err().to_string(),
