@@ -28,6 +28,17 @@ pub trait FileSource {
     fn read(&self, path: &str) -> io::Result<Vec<u8>>;
     /// The names of a directory's entries, in no particular order.
     fn list(&self, dir: &str) -> io::Result<Vec<String>>;
+    /// A directory's entries with their kinds where the listing itself
+    /// tells them (a link's kind is `None`: it must be resolved), so a walk
+    /// need not ask for each file's metadata.
+    fn list_kinds(&self, dir: &str) -> io::Result<Vec<(String, Option<Kind>)>> {
+        Ok(self
+            .list(dir)?
+            .into_iter()
+            .map(|name| (name, None))
+            .collect())
+    }
+
     /// Metadata with links followed; `NotFound` when nothing is there.
     fn stat(&self, path: &str) -> io::Result<Metadata>;
     /// The path with every link resolved, absolute and normalised.

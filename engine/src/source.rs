@@ -182,8 +182,8 @@ fn walk_dir(
     found: &mut Vec<RuleFile>,
     findings: &mut Vec<Finding>,
 ) {
-    let mut names = match fs.list(dir) {
-        Ok(names) => names,
+    let mut entries = match fs.list_kinds(dir) {
+        Ok(entries) => entries,
         Err(e) => {
             findings.push(Finding::error(
                 Place::file(dir),
@@ -192,15 +192,23 @@ fn walk_dir(
             return;
         }
     };
-    names.sort();
-    for name in names {
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, kind) in entries {
         let path = paths::join(dir, &name);
         let rel = if prefix.is_empty() {
             name.clone()
         } else {
             format!("{prefix}/{name}")
         };
-        match fs.stat(&path) {
+        let meta = match kind {
+            Some(kind) => Ok(crate::fs::Metadata {
+                kind,
+                len: 0,
+                modified_ms: None,
+            }),
+            None => fs.stat(&path),
+        };
+        match meta {
             Ok(meta) if meta.kind == Kind::Dir => {
                 if walk.skip_hidden && name.starts_with('.') {
                     continue;

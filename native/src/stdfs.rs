@@ -18,6 +18,25 @@ impl FileSource for StdFs {
             .collect()
     }
 
+    fn list_kinds(&self, dir: &str) -> io::Result<Vec<(String, Option<Kind>)>> {
+        std::fs::read_dir(dir)?
+            .map(|entry| {
+                let entry = entry?;
+                // The directory listing knows regular files and folders;
+                // only links need a stat.
+                let kind = entry
+                    .file_type()
+                    .ok()
+                    .and_then(|t| match (t.is_file(), t.is_dir()) {
+                        (true, _) => Some(Kind::File),
+                        (_, true) => Some(Kind::Dir),
+                        _ => None,
+                    });
+                Ok((entry.file_name().to_string_lossy().into_owned(), kind))
+            })
+            .collect()
+    }
+
     fn stat(&self, path: &str) -> io::Result<Metadata> {
         let meta = std::fs::metadata(path)?;
         let kind = if meta.is_file() {
