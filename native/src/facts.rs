@@ -7,6 +7,7 @@ use std::process::Command;
 use clap::Args;
 use rule_fairy_engine::conditions::{ci_from_env, normalize_os, project_tags, Facts};
 use rule_fairy_engine::paths;
+use rule_fairy_engine::project::Project;
 
 use crate::stdfs::StdFs;
 
@@ -54,10 +55,11 @@ pub fn machine_os() -> String {
     })
 }
 
-/// The project's git branch; none when detached or outside git.
+/// The project's git branch; none when detached or outside git. Asked of
+/// the symbolic ref, so a branch with no commit yet has its name too.
 pub fn git_branch(root: &str) -> Option<String> {
     let out = Command::new("git")
-        .args(["rev-parse", "--abbrev-ref", "HEAD"])
+        .args(["symbolic-ref", "--quiet", "--short", "HEAD"])
         .current_dir(root)
         .output()
         .ok()?;
@@ -66,8 +68,15 @@ pub fn git_branch(root: &str) -> Option<String> {
 }
 
 impl FactArgs {
-    /// The facts for an event in the project at `root`.
-    pub fn facts(&self, root: &str) -> Facts {
+    /// The facts for an event in `project`. Git runs only when a rule has a
+    /// `branch` condition: it costs more than the rest of a prompt event.
+    pub fn facts(&self, project: &Project) -> Facts {
+        let root = project.root.as_str();
+        let wants_branch = project
+            .rules
+            .rules
+            .iter()
+            .any(|r| r.conditions.branch.is_declared());
         Facts {
             command: self.command.clone(),
             project: Some(project_tags(&StdFs, root)),
@@ -81,7 +90,10 @@ impl FactArgs {
                 self.ci
                     .unwrap_or_else(|| ci_from_env(|name| std::env::var(name).ok())),
             ),
-            branch: self.branch.clone().or_else(|| git_branch(root)),
+            branch: self
+                .branch
+                .clone()
+                .or_else(|| wants_branch.then(|| git_branch(root)).flatten()),
             model: self.model.clone(),
             agent: self.agent.clone(),
             tools: (!self.tools.is_empty()).then(|| self.tools.clone()),

@@ -512,3 +512,35 @@ fn explain_reads_file_contents_for_file_contains() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(stderr(&missing).contains("--file-content a.sql=nowhere.txt"));
 }
+
+#[test]
+fn explain_reads_the_branch_from_git_when_a_rule_asks() {
+    let p = Project::new();
+    fs::remove_file(p.root().join(".git/HEAD")).ok();
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(p.root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    git(&["init", "-q", "-b", "feature/x"]);
+    p.rule(
+        "feature.mdc",
+        "---\nbranch: [\"feature/*\"]\n---\n# Feature",
+    );
+    let value = p.json(&["explain", "--prompt", "anything", "--json"]);
+    assert_eq!(
+        value["rules"][0]["conditions"][0]["actual"],
+        json!(["feature/x"])
+    );
+    let other = p.json(&[
+        "explain", "--prompt", "anything", "--branch", "main", "--json",
+    ]);
+    assert!(other["rules"].as_array().unwrap().is_empty());
+}

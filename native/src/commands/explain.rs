@@ -15,7 +15,7 @@ use crate::{ExplainArgs, RenderHost};
 pub fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
     let project = Project::load(&StdFs, &root).map_err(|e| located(&root, &e))?;
-    let facts = args.facts.facts(&root);
+    let facts = args.facts.facts(&project);
     let (event, contents) = match &args.prompt {
         Some(prompt) => (Event::Prompt(prompt.clone()), None),
         None => {
