@@ -8,7 +8,7 @@ import { loadEngine } from './engine'
 import { serial } from './queue'
 import { gitCheck, type ShellReport } from './shell'
 import { refresh, refreshDocuments, Snapshot } from './snapshot'
-import { keepCorrupt, readState, stateFile, sweepOldStates, writeState } from './state'
+import { keepCorrupt, readState, recordPluginRoot, stateFile, sweepOldStates, writeState } from './state'
 
 export type Event = { kind: 'prompt'; prompt: string } | { kind: 'edit'; file: string; id: string } | { kind: 'shell'; id: string }
 
@@ -44,6 +44,7 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
       readState($, file),
       $.clock.now(),
       sweepOldStates($, root),
+      recordPluginRoot($, root),
     ])
     let shell: ShellReport | undefined
     if (event.kind === 'shell') {

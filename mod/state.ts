@@ -11,6 +11,7 @@ const SAFE_ID = /^[A-Za-z0-9._-]{1,200}$/
 const texts = new Map<string, string>()
 const ignored = new Set<string>()
 const swept = new Set<string>()
+const recorded = new Set<string>()
 
 export type StateFile = { path: string; shown: string }
 
@@ -63,4 +64,19 @@ export async function sweepOldStates($: EngineInterface, root: string): Promise<
       timeoutMs: 10_000,
     })
     .catch(() => undefined)
+}
+
+/** Once per module instance: `<state dir>/plugin-root` names where the
+ * plugin is, for a project's own review skill to find Rule Fairy's scripts
+ * (reference 5.1). Written only when it says something else. */
+export async function recordPluginRoot($: EngineInterface, root: string): Promise<void> {
+  if (recorded.has(root)) return
+  const path = `${root}/${STATE_DIR}/plugin-root`
+  const wanted = `${$.plugin.root}\n`
+  const current = (await $.fs.exists(path)) ? await $.fs.read(path) : undefined
+  if (current !== wanted) {
+    await ignoreStateDir($, root)
+    await $.fs.write(path, wanted)
+  }
+  recorded.add(root)
 }

@@ -52,3 +52,14 @@ test('the prompt text and context already attached stay as they were', async ($,
   expect(result.context?.[0]).toBe('from another plugin')
   expect(injected(result.context)).toEqual(['base.mdc'])
 })
+
+test('the first delivery records where the plugin is, once', async ($, on) => {
+  const w = world(on, RULES)
+  await $.prompt.submit({ text: 'hi', wait: false, origin: { kind: 'composer' } })
+  const recorded = w.files.get('/work/project/.rule-fairy/claude/plugin-root')
+  expect(recorded?.text).toMatch(/^\/.+\n$/)
+  const written = recorded?.mtimeMs
+  await w.clock.advance(5_000)
+  await $.prompt.submit({ text: 'again', wait: false, origin: { kind: 'composer' } })
+  expect(w.files.get('/work/project/.rule-fairy/claude/plugin-root')?.mtimeMs).toBe(written)
+})

@@ -114,6 +114,8 @@ test('a prompt, an edit and a shell change each bring their rules once', async (
   const state = JSON.parse(readFileSync(join(project, `.rule-fairy/claude/${sessionId}.json`), 'utf8'))
   assert.deepEqual(Object.keys(state.delivered).sort(), ['always.mdc', 'notes.mdc', 'typescript.mdc', 'widget.mdc'])
   assert.equal(readFileSync(join(project, '.rule-fairy/claude/.gitignore'), 'utf8'), '*\n')
+  // Where the plugin is, for a project's own review skill.
+  assert.equal(readFileSync(join(project, '.rule-fairy/claude/plugin-root'), 'utf8'), `${REPO}\n`)
 })
 
 test('after /compact the rules the prompt matches come again', async () => {
