@@ -4,9 +4,10 @@
 // the rules and both deliveries asserted (against the native
 // `rule-fairy explain --render` of the same project, so the page and the
 // command line are seen to be one engine); the shared link opened in a
-// fresh page and asserted the same; then a 200-rule project picked as a
-// folder to measure load-to-interactive and per-keystroke updates in the
-// page. Screenshots go to the output folder.
+// fresh page and asserted the same; a paste, an edit event, and typed facts
+// reaching the conditions; then a 200-rule project picked as a folder to
+// measure load-to-interactive and per-keystroke updates in the page.
+// Screenshots go to the output folder.
 //
 // Usage: node tests/playground/browser.mjs <directory holding the rule-fairy binary> <output folder>
 
@@ -122,10 +123,9 @@ function percentile(values, p) {
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "rule-fairy-playground-"));
 const { server, url } = await serve();
-const browser = await chromium.launchPersistentContext(path.join(scratch, "profile"), {
+const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim(),
   headless: true,
-  viewport: { width: 1400, height: 1000 },
   args: [
     "--no-sandbox",
     "--disable-gpu",
@@ -137,16 +137,25 @@ const browser = await chromium.launchPersistentContext(path.join(scratch, "profi
   ],
 });
 const pageErrors = [];
-browser.on("weberror", (error) => pageErrors.push(error.error().message));
-browser.on("console", (message) => {
-  if (message.type() === "error") pageErrors.push(message.text());
-});
+/** A page in a context of its own: an empty cache, as a first visit has. */
+async function visit(url) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  context.on("weberror", (error) => pageErrors.push(error.error().message));
+  context.on("console", (message) => {
+    if (message.type() === "error") pageErrors.push(message.text());
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  await page.goto(url);
+  const interactive = await ready(page);
+  return { page, interactive, close: () => context.close() };
+}
 
 try {
   console.log("-- a case built by hand");
-  const page = await browser.newPage();
-  await page.goto(url);
-  const plainLoad = await ready(page);
+  // The browser's very first page also waits for its own processes to
+  // start; that figure is printed apart from a visit to a running browser.
+  const { page, interactive: coldBrowser } = await visit(url);
   check((await shown(page)).rules.length > 0, "a first visit opens an example with rules that fire");
   await page.click("#clear-files");
   await checked(page, "Checked 0 rules");
@@ -208,12 +217,39 @@ try {
   console.log("-- the shared link, opened in a fresh page");
   const link = await linkWritten(page);
   check(link.includes("#case="), "the case is in the URL fragment", link.slice(0, 80));
-  const fresh = await browser.newPage();
-  await fresh.goto(link);
-  await ready(fresh);
-  equal(await shown(fresh), await shown(page), "the link restores the files, the prompt, the rules and both deliveries");
-  await fresh.screenshot({ path: path.join(outDir, "shared.png"), fullPage: true });
+  const fresh = await visit(link);
+  equal(await shown(fresh.page), await shown(page), "the link restores the files, the prompt, the rules and both deliveries");
+  await fresh.page.screenshot({ path: path.join(outDir, "shared.png"), fullPage: true });
   await fresh.close();
+
+  console.log("-- a paste, an edit, and facts");
+  await page.focus("#drop-zone");
+  await page.evaluate(() => {
+    const data = new DataTransfer();
+    data.setData("text/plain", "---\nalwaysApply: true\n---\n# Pasted\n");
+    document.getElementById("drop-zone")?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true }));
+  });
+  await page.waitForSelector('#file-list button[data-path=".cursor/rules/new-rule.mdc"]');
+  check((await shown(page)).rules.includes("new-rule.mdc"), "pasted text becomes a rule file, and it fires");
+  await page.click("#remove-file");
+  equal((await shown(page)).files, Object.keys(rules).sort(), "and Remove takes it out again");
+
+  await page.check('input[name="kind"][value="edit"]');
+  await page.fill("#paths", "src/api/orders.ts");
+  const edit = await shown(page);
+  equal(edit.rules, ["api/errors.mdc"], "editing a path fires the rule its glob matches");
+  equal(edit.reasons, ["glob src/api/** on src/api/orders.ts"], "with the glob and the path");
+  check(edit.codex[0]?.includes("[rule-fairy matched: glob on src/api/orders.ts]"), "the Codex text is the post-edit one");
+  await page.click("text=An edit with conditions");
+  const conditions = () =>
+    page.evaluate(() => [...document.querySelectorAll('#rules > li[data-rule="release.mdc"] .conditions li')].map((e) => e.textContent));
+  equal(await conditions(), ["ci false ✓ (false)", "branch release/* ✓ (release/2.4)"],
+    "the typed facts reach the conditions: a release branch, not CI");
+  await page.fill("#fact-branch", "main");
+  check(!(await shown(page)).rules.includes("release.mdc"), "on main the release rule (match: all) no longer fires");
+  await page.selectOption("#fact-ci", "");
+  await page.fill("#fact-branch", "release/2.4");
+  check(!(await shown(page)).rules.includes("release.mdc"), "with CI unknown it does not fire either: an unknown fact does not hold");
 
   console.log("-- 200 rules picked as a folder");
   const big = path.join(scratch, "big");
@@ -223,7 +259,7 @@ try {
   const picked = await shown(page);
   check(!picked.files.some((f) => f.startsWith("node_modules/")), "a folder brings only rules, configuration and documents");
   equal(picked.check, "Checked 200 rules: 0 errors, 0 warnings.", "every rule of the folder is read");
-  await page.evaluate(() => performance.clearMeasures());
+  await page.check('input[name="kind"][value="prompt"]');
   await page.fill("#prompt", "");
   await page.evaluate(() => performance.clearMeasures());
   await page.type("#prompt", manyRules.prompt);
@@ -240,23 +276,30 @@ try {
   await page.screenshot({ path: path.join(outDir, "200-rules.png") });
   const bigLink = await linkWritten(page);
 
-  const loads = [];
-  for (let i = 0; i < 3; i++) {
-    const again = await browser.newPage();
-    await again.goto(bigLink);
-    loads.push(await ready(again));
-    if (i === 0) equal((await shown(again)).rules, manyRules.fired, "the 200-rule link restores the same answer");
+  const firstVisits = [];
+  const bigVisits = [];
+  // Five visits each: this machine is shared, and one visit's figure moves with its neighbours' load.
+  for (let i = 0; i < 5; i++) {
+    const plain = await visit(url);
+    firstVisits.push(plain.interactive);
+    await plain.close();
+    const again = await visit(bigLink);
+    bigVisits.push(again.interactive);
+    if (i === 0) equal((await shown(again.page)).rules, manyRules.fired, "the 200-rule link restores the same answer");
     await again.close();
   }
 
   const ms = (v) => `${v.toFixed(1)} ms`;
   console.log("-- figures (measured in the page with performance.now)");
-  console.log(`  load to interactive, one example: ${ms(plainLoad)}`);
-  console.log(`  load to interactive, 200 rules from a link: median ${ms(median(loads))} of ${loads.map(ms).join(", ")}`);
+  const list = (values) => `median ${ms(median(values))} of ${values.map(ms).join(", ")}`;
+  console.log(`  load to interactive, first visit (empty cache), an example: ${list(firstVisits)}`);
+  console.log(`  load to interactive, first visit (empty cache), 200 rules from a link: ${list(bigVisits)}`);
+  console.log(`  the same, as the first page of a browser just started: ${ms(coldBrowser)}`);
   console.log(`  keystroke in the prompt, 200 rules: median ${ms(median(keystrokes))}, p95 ${ms(percentile(keystrokes, 95))}, max ${ms(Math.max(...keystrokes))} over ${keystrokes.length}`);
   console.log(`  keystroke in a rule file, 200 rules (loads the project again): median ${ms(median(fileEdits))}, max ${ms(Math.max(...fileEdits))} over ${fileEdits.length}`);
   console.log(`  the lint that follows it, in its own task: median ${ms(median(lints))} over ${lints.length}`);
-  check(median(loads) < INTERACTIVE_MS, `200 rules interactive within ${INTERACTIVE_MS} ms of load (median)`);
+  check(median(firstVisits) < INTERACTIVE_MS, `an example interactive within ${INTERACTIVE_MS} ms of load (median)`);
+  check(median(bigVisits) < INTERACTIVE_MS, `200 rules interactive within ${INTERACTIVE_MS} ms of load (median)`);
   check(median(keystrokes) < KEYSTROKE_MS, `a keystroke in the prompt updates within ${KEYSTROKE_MS} ms at 200 rules (median)`);
   check(median(fileEdits) < KEYSTROKE_MS, `a keystroke in a rule file updates the answer within ${KEYSTROKE_MS} ms at 200 rules (median)`);
   equal(pageErrors, [], "no errors in the page's console");

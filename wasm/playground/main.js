@@ -187,11 +187,26 @@ $("copy-link").addEventListener("click", async () => {
   $("link-status").textContent = "Link copied.";
 });
 
-$("new-file").addEventListener("click", () => {
+/** @param {string} content */
+function newFile(content) {
   let path = ".cursor/rules/new-rule.mdc";
   for (let n = 2; path in files; n++) path = `.cursor/rules/new-rule-${n}.mdc`;
-  putFiles({ [path]: "---\ndescription: \npromptAnyOf: \nglobs: \n---\n# New rule\n" }, true, path);
+  putFiles({ [path]: content }, true, path);
   $("file-path").focus();
+}
+
+$("new-file").addEventListener("click", () => newFile("---\ndescription: \npromptAnyOf: \nglobs: \n---\n# New rule\n"));
+
+// A paste outside the text fields: files from the clipboard join the case,
+// and text becomes a new rule file whose path can then be changed.
+document.addEventListener("paste", async (event) => {
+  const target = event.target;
+  const typing = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
+  if (typing || !event.clipboardData || $("workspace").hasAttribute("disabled")) return;
+  event.preventDefault();
+  const pasted = [...event.clipboardData.files];
+  if (pasted.length > 0) await takeLoose(pasted);
+  else if (event.clipboardData.getData("text/plain")) newFile(event.clipboardData.getData("text/plain"));
 });
 
 $("clear-files").addEventListener("click", () => loadCase({ ...currentCase(), files: {} }));
