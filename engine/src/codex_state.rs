@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::delivery::Selection;
 use crate::shell::ShellState;
 use crate::transcript::ScanCursor;
 
@@ -42,6 +43,11 @@ pub struct SessionState {
     pub announced_compactions: u64,
     /// The shell check: when it last ran and the paths not yet delivered.
     pub shell: ShellState,
+    /// The last gate problem reported (a rule file that cannot be parsed,
+    /// say): a check the hook cannot run is reported once per session, not
+    /// with every write.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gate_problem: Option<String>,
     /// When the state was last saved, in milliseconds since the epoch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub saved_at_ms: Option<i64>,
@@ -102,6 +108,37 @@ impl SessionState {
             .filter(|name| needs_injection(self.injected.get(*name), now))
             .map(str::to_string)
             .collect()
+    }
+
+    /// The rules of a selection to deliver now: its ephemeral rules every
+    /// time they hold, its durable rules when [`needs_injection`] says so.
+    pub fn due_in(&self, selection: &Selection, now: Option<&Metrics>) -> Vec<String> {
+        let needed = self.due(selection.rules.iter(), now);
+        selection.due(|name| !needed.iter().any(|n| n == name))
+    }
+
+    /// Records the durable rules among `delivered`; ephemeral rules are
+    /// never recorded, so they come again with the next event they hold for.
+    pub fn record_durable<S: AsRef<str>>(
+        &mut self,
+        selection: &Selection,
+        delivered: &[S],
+        now: Option<&Metrics>,
+    ) {
+        let durable: Vec<&str> = delivered
+            .iter()
+            .map(AsRef::as_ref)
+            .filter(|name| selection.is_durable(name))
+            .collect();
+        self.record(&durable, now);
+    }
+
+    /// Whether a gate problem should be told: it differs from the last one
+    /// told in this session. Remembers it.
+    pub fn tell_gate_problem(&mut self, problem: &str) -> bool {
+        let new = self.gate_problem.as_deref() != Some(problem);
+        self.gate_problem = Some(problem.to_string());
+        new
     }
 
     /// The transcript got shorter than what was already read: it was
@@ -203,5 +240,41 @@ mod tests {
                 .unwrap();
         assert_eq!(sparse.injected["b.mdc"], Metrics::default());
         assert_eq!(sparse.transcript_scan, ScanCursor::default());
+    }
+
+    #[test]
+    fn ephemeral_rules_are_due_every_time_and_never_recorded() {
+        use crate::conditions::Facts;
+        use crate::delivery::select_prompt_with;
+        use crate::fs::MemoryFs;
+        use crate::project::Project;
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "---\nalwaysApply: true\n---\nA")
+            .add_file("/p/.cursor/rules/m.mdc", "---\nmodel: [gpt-5]\n---\nM");
+        let project = Project::load(&fs, "/p").unwrap();
+        let facts = Facts {
+            model: Some("gpt-5".into()),
+            ..Facts::default()
+        };
+        let selection = select_prompt_with(&project, "x", &facts);
+        let mut state = SessionState::default();
+        let now = metrics(10, 0);
+        let first = state.due_in(&selection, Some(&now));
+        assert_eq!(first, vec!["a.mdc", "m.mdc"]);
+        state.record_durable(&selection, &first, Some(&now));
+        assert_eq!(state.injected.keys().collect::<Vec<_>>(), vec!["a.mdc"]);
+        assert_eq!(state.due_in(&selection, Some(&now)), vec!["m.mdc"]);
+        assert_eq!(
+            state.due_in(&selection, Some(&metrics(10, 1))),
+            vec!["a.mdc", "m.mdc"]
+        );
+    }
+
+    #[test]
+    fn a_gate_problem_is_told_once_until_it_changes() {
+        let mut state = SessionState::default();
+        assert!(state.tell_gate_problem("bad rule"));
+        assert!(!state.tell_gate_problem("bad rule"));
+        assert!(state.tell_gate_problem("other"));
     }
 }

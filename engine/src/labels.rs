@@ -72,6 +72,29 @@ fn join<S: AsRef<str>>(items: &[S]) -> String {
         .join(", ")
 }
 
+/// What the gate found in the files an agent just wrote, as the model
+/// reads it: a header counting the findings, each finding as the gate
+/// formats it (rule id, file:line, message, the note verbatim), and what
+/// to do about them.
+pub fn gate_findings<S: AsRef<str>>(findings: &[S]) -> String {
+    let count = findings.len();
+    let noun = if count == 1 { "finding" } else { "findings" };
+    let body: Vec<&str> = findings.iter().map(|f| f.as_ref().trim_end()).collect();
+    format!(
+        "[rule-fairy gate: {count} {noun} in the files just written]\n{}\n\n{GATE_CONTRACT}",
+        body.join("\n")
+    )
+}
+
+/// What a gate finding asks of the agent.
+pub const GATE_CONTRACT: &str = "These are the repository's own ast-grep rules. Fix each finding before moving on; `rule-fairy gate scan` holds the whole tree to the same rules.";
+
+/// A gate check that could not run, told once per session: the write is
+/// not blocked, and the scan of record still fails closed.
+pub fn gate_unavailable(problem: &str) -> String {
+    format!("[rule-fairy gate: the check of written files could not run: {problem}]\nThe write went ahead unchecked; `rule-fairy gate scan` will fail until this is fixed.")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

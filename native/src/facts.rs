@@ -67,37 +67,50 @@ pub fn git_branch(root: &str) -> Option<String> {
     (out.status.success() && !branch.is_empty() && branch != "HEAD").then_some(branch)
 }
 
+/// The facts this machine can tell about a session in `project`, with the
+/// model, agent and tools the host reported. Git runs only when a rule has
+/// a `branch` condition: it costs more than the rest of a prompt event.
+pub fn host_facts(
+    project: &Project,
+    model: Option<String>,
+    agent: Option<String>,
+    tools: Option<Vec<String>>,
+) -> Facts {
+    let wants_branch = project
+        .rules
+        .rules
+        .iter()
+        .any(|r| r.conditions.branch.is_declared());
+    Facts {
+        command: None,
+        project: Some(project_tags(&StdFs, &project.root)),
+        os: Some(machine_os()),
+        ci: Some(ci_from_env(|name| std::env::var(name).ok())),
+        branch: wants_branch.then(|| git_branch(&project.root)).flatten(),
+        model,
+        agent,
+        tools,
+    }
+}
+
 impl FactArgs {
-    /// The facts for an event in `project`. Git runs only when a rule has a
-    /// `branch` condition: it costs more than the rest of a prompt event.
+    /// The facts for an event in `project`: the flags, else the host's.
     pub fn facts(&self, project: &Project) -> Facts {
-        let root = project.root.as_str();
-        let wants_branch = project
-            .rules
-            .rules
-            .iter()
-            .any(|r| r.conditions.branch.is_declared());
-        Facts {
-            command: self.command.clone(),
-            project: Some(project_tags(&StdFs, root)),
-            os: Some(
-                self.os
-                    .as_deref()
-                    .map(normalize_os)
-                    .unwrap_or_else(machine_os),
-            ),
-            ci: Some(
-                self.ci
-                    .unwrap_or_else(|| ci_from_env(|name| std::env::var(name).ok())),
-            ),
-            branch: self
-                .branch
-                .clone()
-                .or_else(|| wants_branch.then(|| git_branch(root)).flatten()),
-            model: self.model.clone(),
-            agent: self.agent.clone(),
-            tools: (!self.tools.is_empty()).then(|| self.tools.clone()),
+        let mut facts = host_facts(project, self.model.clone(), self.agent.clone(), None);
+        facts.command = self.command.clone();
+        if let Some(os) = &self.os {
+            facts.os = Some(normalize_os(os));
         }
+        if let Some(ci) = self.ci {
+            facts.ci = Some(ci);
+        }
+        if let Some(branch) = &self.branch {
+            facts.branch = Some(branch.clone());
+        }
+        if !self.tools.is_empty() {
+            facts.tools = Some(self.tools.clone());
+        }
+        facts
     }
 
     /// Each path's content for `fileContains`: from `--file-content`, else

@@ -15,6 +15,10 @@ pub struct HookInput {
     pub tool_input: Option<Value>,
     /// SessionStart: `startup`, `resume`, `clear`, `compact` or `fork`.
     pub source: Option<String>,
+    /// The model of the turn, for `model:` conditions.
+    pub model: Option<String>,
+    /// A subagent's type, for `agent:` conditions (absent on the main thread).
+    pub agent_type: Option<String>,
 }
 
 /// Why the input could not be used; printed on standard error.

@@ -12,6 +12,7 @@ mod app_server;
 mod atomic;
 mod edited_path;
 mod failure;
+mod gate;
 mod input;
 mod lock;
 mod output;
@@ -135,6 +136,13 @@ fn problems(project: &Project, errors: &[rule_fairy_engine::Error]) -> Vec<Strin
         note(problem);
     }
     all
+}
+
+/// The facts Codex reports for rule conditions: the turn's model and a
+/// subagent's type; the rest comes from the machine and git. Codex lists no
+/// tools to a hook, so a `tools` condition never holds here.
+fn facts(input: &HookInput, project: &Project) -> rule_fairy_engine::conditions::Facts {
+    crate::facts::host_facts(project, input.model.clone(), input.agent_type.clone(), None)
 }
 
 /// The outcome of a delivery (or none) and the problems beside it.

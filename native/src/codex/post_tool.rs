@@ -5,19 +5,22 @@
 //! tool's real result stays visible.
 
 use rule_fairy_engine::codex_text::EditSource;
-use rule_fairy_engine::delivery::{codex_post_edit_text, select_edit, select_shell};
+use rule_fairy_engine::delivery::{
+    codex_post_edit_text, select_edit_with, select_shell_with, Selection,
+};
 use rule_fairy_engine::project::Project;
 use serde_json::Value;
 
 use super::edited_path::project_relative;
 use super::failure::{self, Kind};
+use super::gate;
 use super::input::HookInput;
 use super::output::{Event, HookOutput};
 use super::session::{now_ms, OpenSession};
 use super::session_id::SessionId;
 use super::shell_check::changed_paths;
 use super::tool_paths::edited_paths;
-use super::{failed, finish, load_project, note, problems, session_of, Outcome};
+use super::{facts, failed, finish, load_project, note, problems, session_of, Outcome};
 use crate::commands::explain::located;
 use crate::stdfs::StdFs;
 
@@ -42,13 +45,18 @@ pub fn run(input: &HookInput) -> Outcome {
     };
     let transcript = input.transcript_path.as_deref();
     if tool == SHELL_TOOL {
-        shell(session, transcript)
+        shell(input, session, transcript)
     } else {
-        edit(session, tool_input, transcript)
+        edit(input, session, tool_input, transcript)
     }
 }
 
-fn edit(session: SessionId, tool_input: &Value, transcript: Option<&str>) -> Outcome {
+fn edit(
+    input: &HookInput,
+    session: SessionId,
+    tool_input: &Value,
+    transcript: Option<&str>,
+) -> Outcome {
     let written = edited_paths(tool_input);
     if written.is_empty() {
         return Outcome::Nothing;
@@ -73,23 +81,19 @@ fn edit(session: SessionId, tool_input: &Value, transcript: Option<&str>) -> Out
         .iter()
         .map(|path| project_relative(&project.root, &session_dir, path))
         .collect();
-    let selection = select_edit(&project, &relative);
+    let selection = select_edit_with(&StdFs, &project, &relative, &facts(input, &project));
     let mut problems = problems(&project, &selection.errors);
-    if selection.rules.is_empty() {
+    let findings = gate::check(&project, &session_dir, &written);
+    if selection.rules.is_empty() && findings.is_clean() {
         return finish(None, &problems);
     }
     let mut open = match OpenSession::open(&project.root, session, transcript) {
         Ok(open) => open,
         Err(e) => return failed(EVENT, Kind::Edit, &e),
     };
-    let output = deliver(
-        &project,
-        &mut open,
-        &selection.rules,
-        &selection.matched_paths,
-        EditSource::Tool,
-    )
-    .unwrap_or_else(|detail| Some(failure::output(EVENT, Kind::Edit, &detail)));
+    let output = deliver(&project, &mut open, &selection, EditSource::Tool)
+        .unwrap_or_else(|detail| Some(failure::output(EVENT, Kind::Edit, &detail)));
+    let output = findings.attach(output, &mut open.state, &mut problems);
     if let Err(e) = open.close() {
         note(&e);
         problems.push(e);
@@ -97,7 +101,7 @@ fn edit(session: SessionId, tool_input: &Value, transcript: Option<&str>) -> Out
     finish(output, &problems)
 }
 
-fn shell(session: SessionId, transcript: Option<&str>) -> Outcome {
+fn shell(input: &HookInput, session: SessionId, transcript: Option<&str>) -> Outcome {
     let project = match load_project() {
         Ok(project) => project,
         Err(e) => return failed(EVENT, Kind::Shell, &e),
@@ -129,15 +133,9 @@ fn shell(session: SessionId, transcript: Option<&str>) -> Outcome {
     let mut problems = Vec::new();
     let mut output = None;
     if !pending.is_empty() {
-        let selection = select_shell(&project, &pending);
+        let selection = select_shell_with(&StdFs, &project, &pending, &facts(input, &project));
         problems = super::problems(&project, &selection.errors);
-        match deliver(
-            &project,
-            &mut open,
-            &selection.rules,
-            &selection.matched_paths,
-            EditSource::Shell,
-        ) {
+        match deliver(&project, &mut open, &selection, EditSource::Shell) {
             Ok(delivered) => {
                 // A path leaves the pending list once its rules reached the
                 // agent; an invalid glob keeps it, so fixing the rule still
@@ -157,24 +155,23 @@ fn shell(session: SessionId, transcript: Option<&str>) -> Outcome {
     finish(output, &problems)
 }
 
-/// Under the lock: renders the due rules among `rules` and records them.
-/// `Ok(None)` when none is due; `Err` with the located problem when
-/// rendering failed, and then nothing is recorded.
+/// Under the lock: renders the selection's due rules and records the
+/// durable ones. `Ok(None)` when none is due; `Err` with the located
+/// problem when rendering failed, and then nothing is recorded.
 fn deliver(
     project: &Project,
     open: &mut OpenSession,
-    rules: &[String],
-    matched_paths: &[String],
+    selection: &Selection,
     source: EditSource,
 ) -> Result<Option<HookOutput>, String> {
     let now = open.metrics();
-    let due = open.state.due(rules, Some(&now));
+    let due = open.state.due_in(selection, Some(&now));
     if due.is_empty() {
         return Ok(None);
     }
-    match codex_post_edit_text(&StdFs, project, &due, matched_paths, source) {
+    match codex_post_edit_text(&StdFs, project, &due, &selection.matched_paths, source) {
         Ok(text) => {
-            open.state.record(&due, Some(&now));
+            open.state.record_durable(selection, &due, Some(&now));
             Ok(Some(HookOutput::context(EVENT, text)))
         }
         Err(e) => {

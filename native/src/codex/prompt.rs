@@ -2,7 +2,7 @@
 //! are due in this session (reference 5.3, prompt hook). With the shell
 //! hook on, the first prompt also starts the session's shell check.
 
-use rule_fairy_engine::delivery::{codex_prompt_text, select_prompt};
+use rule_fairy_engine::delivery::{codex_prompt_text, select_prompt_with};
 use rule_fairy_engine::index::PromptMatch;
 use rule_fairy_engine::prefix::Trigger;
 
@@ -10,7 +10,7 @@ use super::failure::Kind;
 use super::input::HookInput;
 use super::output::{Event, HookOutput};
 use super::session::{now_ms, OpenSession};
-use super::{failed, finish, load_project, note, problems, session_of, Outcome};
+use super::{facts, failed, finish, load_project, note, problems, session_of, Outcome};
 use crate::commands::explain::located;
 use crate::stdfs::StdFs;
 
@@ -32,7 +32,7 @@ pub fn run(input: &HookInput) -> Outcome {
         Err(e) => return failed(EVENT, Kind::Prompt, &located(&project.root, &e)),
     };
     // Selecting needs no lock; deciding what is due does.
-    let selection = select_prompt(&project, prompt);
+    let selection = select_prompt_with(&project, prompt, &facts(input, &project));
     let mut problems = problems(&project, &selection.errors);
     let Trigger::Prompt(matches) = &selection.trigger else {
         unreachable!("a prompt selection has a prompt trigger")
@@ -49,9 +49,7 @@ pub fn run(input: &HookInput) -> Outcome {
         open.state.shell.start(now_ms());
     }
     let now = open.metrics();
-    let due = open
-        .state
-        .due(matches.iter().map(|m| m.name.as_str()), Some(&now));
+    let due = open.state.due_in(&selection, Some(&now));
     let output = if due.is_empty() {
         None
     } else {
@@ -64,7 +62,7 @@ pub fn run(input: &HookInput) -> Outcome {
         // marked as delivered.
         match codex_prompt_text(&StdFs, &project, &due_matches) {
             Ok(text) => {
-                open.state.record(&due, Some(&now));
+                open.state.record_durable(&selection, &due, Some(&now));
                 Some(HookOutput::context(EVENT, text))
             }
             Err(e) => {
