@@ -222,6 +222,12 @@ try {
   await fresh.page.screenshot({ path: path.join(outDir, "shared.png"), fullPage: true });
   await fresh.close();
 
+  const damaged = await visit(`${link.slice(0, link.length / 2)}`);
+  const said = await damaged.page.textContent("#case-error");
+  check(said?.startsWith("The link's case is damaged") && (await shown(damaged.page)).files.length === 0,
+    "a link cut short says so, and opens no case", said ?? "");
+  await damaged.close();
+
   console.log("-- a paste, an edit, and facts");
   await page.focus("#drop-zone");
   await page.evaluate(() => {
