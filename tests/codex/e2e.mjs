@@ -24,13 +24,20 @@ const BASE = "Base rule: keep changes small.";
 const WIDGET = "Widget rule: widgets have a name.";
 const UI = "UI rule: components are pure.";
 const SCRIPTS = "Scripts rule: scripts start with set -eu.";
+const MODEL = "Model rule: this model answers in short sentences.";
+const GATE_NOTE = "Incident 7 - eval ran a request body.";
 
 const RULES = {
   "base.mdc": `---\nalwaysApply: true\n---\n# Base\n\n${BASE}\n`,
   "widget.mdc": `---\npromptAnyOf: widget\n---\n# Widget\n\n${WIDGET}\n`,
   "ui.mdc": `---\nglobs: src/ui/**\n---\n# UI\n\n${UI}\n`,
   "scripts.mdc": `---\nglobs: scripts/**\n---\n# Scripts\n\n${SCRIPTS}\n`,
+  // Ephemeral: it depends on the turn's model, so it comes every turn.
+  "model.mdc": `---\nmodel: [gpt-5.5]\n---\n# Model\n\n${MODEL}\n`,
 };
+
+// A gate rule in ast-grep's format, checked on every file Codex writes.
+const GATE_RULE = `id: no-eval\nlanguage: TypeScript\nseverity: error\nmessage: Do not call eval.\nnote: ${GATE_NOTE}\nrule:\n  pattern: eval($X)\n`;
 
 let failures = 0;
 function check(condition, what) {
@@ -67,6 +74,8 @@ function makeProject(dir) {
     fs.writeFileSync(path.join(dir, ".cursor/rules", name), text);
   }
   fs.writeFileSync(path.join(dir, "rule-fairy.edn"), "{:shell-hook {:codex true}}\n");
+  fs.mkdirSync(path.join(dir, ".kairoku/rules"), { recursive: true });
+  fs.writeFileSync(path.join(dir, ".kairoku/rules/no-eval.yml"), GATE_RULE);
   fs.mkdirSync(path.join(dir, "src/ui"), { recursive: true });
   fs.writeFileSync(path.join(dir, "src/ui/button.ts"), "export const button = 1;\n");
   const git = (...args) => run("git", args, { cwd: dir });
@@ -124,6 +133,11 @@ function count(request, text) {
 
 function counts(request) {
   return { base: count(request, BASE), widget: count(request, WIDGET), ui: count(request, UI), scripts: count(request, SCRIPTS) };
+}
+
+function expectModelRule(requests, index, expected, why) {
+  const got = count(requests[index], MODEL);
+  check(got === expected, `request ${index + 1} ${why}: the model rule ${got} time(s)`);
 }
 
 function expectCounts(requests, index, expected, why) {
@@ -218,8 +232,26 @@ async function main() {
     await codexExec(env, project, ["exec", "resume", ...base, thread, "one more widget tweak"]);
     expectCounts(requests, 8, { base: 1, widget: 1, ui: 0, scripts: 0 }, "brings the keyword rule back, the always-on rule once");
     expectCounts(requests, 9, { base: 1, widget: 1, ui: 1, scripts: 0 }, "brings the glob rule back after the edit");
+    expectModelRule(requests, 0, 1, "has the ephemeral model rule of turn 1");
+    expectModelRule(requests, 3, 2, "has it again for turn 2, beside turn 1's");
+    expectModelRule(requests, 8, 1, "has it for turn 4, the compaction having removed the earlier ones");
 
-    check(requests.length === 10, `Codex sent ${requests.length} requests (10 scripted)`);
+    console.log("turn 5: an apply_patch that breaks a gate rule");
+    mock.expect(
+      answer([applyPatch("call_ap4", "*** Begin Patch\n*** Add File: src/ui/danger.ts\n+export const run = (body: string) => eval(body);\n*** End Patch\n")]),
+      answer([say("done")]),
+    );
+    await codexExec(env, project, ["exec", "resume", ...base, thread, "run the request body"]);
+    const gateText = developerTexts(requests[11]).find((t) => t.includes("[rule-fairy gate: 1 finding in the files just written]"));
+    check(gateText !== undefined, "request 12 carries the gate finding after the patch");
+    check(gateText?.includes("error[no-eval] src/ui/danger.ts:1: Do not call eval.") ?? false, "the finding names the rule, file:line and message");
+    check(gateText?.includes(GATE_NOTE) ?? false, "the finding carries the rule's note verbatim");
+    check(
+      !developerTexts(requests[1]).some((t) => t.includes("[rule-fairy gate:")),
+      "a clean patch brought no gate text",
+    );
+
+    check(requests.length === 12, `Codex sent ${requests.length} requests (12 scripted)`);
     check(mock.state.unexpected.length === 0, `no unscripted request ${JSON.stringify(mock.state.unexpected)}`);
     const state = JSON.parse(fs.readFileSync(path.join(project, ".rule-fairy/codex", `${thread}.json`), "utf8"));
     check(state.transcript_scan.compaction_count === 1, "the session state counted one compaction");
