@@ -116,7 +116,7 @@ pub struct Answer {
 
 /// A case's files and what is derived from them, kept until a file changes
 /// so that each keystroke in the event or the facts only matches.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Case {
     fs: MemoryFs,
     project: Option<Result<Project, Error>>,
@@ -124,11 +124,20 @@ pub struct Case {
     tags: Option<Vec<String>>,
 }
 
+impl Default for Case {
+    fn default() -> Self {
+        Case::new()
+    }
+}
+
 impl Case {
+    /// A case with no files: an empty project at [`ROOT`].
     pub fn new() -> Case {
         Case {
             fs: MemoryFs::from_files::<&str, &str>(ROOT, []),
-            ..Case::default()
+            project: None,
+            report: None,
+            tags: None,
         }
     }
 
