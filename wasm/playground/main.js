@@ -4,13 +4,14 @@
 // its answers to the views.
 
 import init, { Playground, ruleFilesIn } from "./engine/rule_fairy_wasm.js";
-import { caseFragment, caseFromFragment } from "./case-link.js";
+import { caseFromFragment } from "./case-link.js";
 import { completeCase, engineEvent, engineFacts } from "./case.js";
-import { count, el } from "./dom.js";
+import { el } from "./dom.js";
 import { EventForm } from "./event-form.js";
 import { EXAMPLES } from "./examples.js";
 import { dropped, pickedFolder, placeLoose, readFolder } from "./file-import.js";
 import { FilesPanel } from "./files-panel.js";
+import { LinkKeeper } from "./link-keeper.js";
 import { showCheck } from "./check-view.js";
 import { showDelivery } from "./delivery-view.js";
 import { showRules } from "./rules-view.js";
@@ -19,10 +20,6 @@ import { showRules } from "./rules-view.js";
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-
-// Chromium starts truncating what it shows of longer URLs; the link still
-// works, but may not survive every place it is pasted.
-const LONG_LINK = 2_000_000;
 
 // The link's case decompresses while the engine compiles. The empty catch
 // only keeps a damaged link from counting as unhandled before restore()
@@ -35,8 +32,7 @@ performance.mark("engine-loaded");
 let engine = new Playground();
 /** @type {Record<string, string>} */
 let files = {};
-/** The fragment this page last wrote, to tell its own writes from a pasted link. */
-let written = "";
+const link = new LinkKeeper(currentCase, $("link-status"));
 
 const form = new EventForm(document, () => update("update"));
 const panel = new FilesPanel(
@@ -113,7 +109,7 @@ function update(what) {
   }
   const took = performance.measure(what, { start }).duration;
   $("timing").textContent = `Answered in ${took.toFixed(1)} ms.`;
-  scheduleLink();
+  link.schedule();
 }
 
 let checkPending = false;
@@ -138,25 +134,6 @@ function scheduleCheck() {
 /** @returns {Case} */
 function currentCase() {
   return { files, ...form.read() };
-}
-
-let linkTimer = 0;
-let linkRound = 0;
-function scheduleLink() {
-  $("link-status").textContent = "Link: updating…";
-  clearTimeout(linkTimer);
-  // Compressing a large case on every keystroke would compete with typing.
-  linkTimer = setTimeout(writeLink, 150);
-}
-
-async function writeLink() {
-  const round = ++linkRound;
-  const fragment = await caseFragment(currentCase());
-  if (round !== linkRound) return;
-  written = fragment;
-  history.replaceState(null, "", fragment);
-  const warning = fragment.length > LONG_LINK ? "; long enough that some places may cut it" : "";
-  $("link-status").textContent = `Link up to date (${count(location.href.length)} characters${warning}).`;
 }
 
 /** @param {string} message */
@@ -187,7 +164,7 @@ for (const example of EXAMPLES) {
 }
 
 window.addEventListener("hashchange", () => {
-  if (location.hash !== written) restore();
+  if (link.foreign()) restore();
 });
 
 $("copy-link").addEventListener("click", async () => {
