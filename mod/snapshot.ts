@@ -157,19 +157,21 @@ async function syncDir(
   }
   s.dirs.set(dir, names)
   const here = [...ancestors, dir]
-  await Promise.all(
-    entries.map(async entry => {
-      const path = `${dir}/${entry.name}`
-      if (entry.isLink) return syncLink($, s, path, entry.name, here, depth, listings)
-      if (entry.kind === 'dir') {
-        if (depth < MAX_DEPTH) await syncDir($, s, path, here, depth + 1, listings)
-        return
-      }
-      if (entry.kind === 'file' && s.isRule(entry.name)) {
-        await syncRule($, s, path, { size: entry.size, mtimeMs: entry.mtimeMs })
-      }
-    }),
-  )
+  // Most entries are rule files that did not change: settle those without
+  // a promise each, and wait only for what needs a call.
+  const pending: Promise<void>[] = []
+  for (const entry of entries) {
+    const path = `${dir}/${entry.name}`
+    if (entry.isLink) {
+      pending.push(syncLink($, s, path, entry.name, here, depth, listings))
+    } else if (entry.kind === 'dir') {
+      if (depth < MAX_DEPTH) pending.push(syncDir($, s, path, here, depth + 1, listings))
+    } else if (entry.kind === 'file' && s.isRule(entry.name)) {
+      const seen = { size: entry.size, mtimeMs: entry.mtimeMs }
+      if (!same(s.files.get(path), seen)) pending.push(syncRule($, s, path, seen))
+    }
+  }
+  await Promise.all(pending)
 }
 
 async function syncLink(
@@ -216,7 +218,9 @@ async function syncRule($: EngineInterface, s: Snapshot, path: string, seen: See
 }
 
 async function syncDocument($: EngineInterface, s: Snapshot, doc: string): Promise<void> {
-  const stat = await $.fs.stat(doc).catch(() => null)
+  // Where it really is decides whether it is inside the project, so the
+  // one stat asks for that too.
+  const stat = await $.fs.stat(doc, { resolve: true }).catch(() => null)
   const seen = stat?.kind === 'file' ? { size: stat.size, mtimeMs: stat.mtimeMs } : null
   const before = s.docs.get(doc)
   if (before !== undefined && same(before, seen)) return
@@ -225,9 +229,7 @@ async function syncDocument($: EngineInterface, s: Snapshot, doc: string): Promi
     s.ws.remove(doc)
     return
   }
-  // Where it really is decides whether it is inside the project.
-  const resolved = await $.fs.stat(doc, { resolve: true }).catch(() => null)
-  const real = resolved?.realPath === undefined ? doc : s.toMount(resolved.realPath)
+  const real = stat?.realPath === undefined ? doc : s.toMount(stat.realPath)
   const bytes = await readBytes($, doc)
   if (bytes === null) {
     s.docs.set(doc, null)
