@@ -190,22 +190,7 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
 
 /// Reads a YAML sequence of scalars (flow `[a, "b"]` or block `- a` lines).
 fn yaml_sequence(text: &str) -> Result<FieldValue, String> {
-    use yaml_serde::Value;
-    let value: Value = yaml_serde::from_str(text).map_err(|e| e.to_string())?;
-    let Value::Sequence(items) = value else {
-        return Err("not a sequence".to_string());
-    };
-    // Items that are not text (`123`, `true`, `~`) are dropped, as
-    // opencode-rules drops them: no glob, term or name is meant by them.
-    items
-        .into_iter()
-        .filter_map(|item| match item {
-            Value::String(s) => Some(Ok(s)),
-            Value::Number(_) | Value::Bool(_) | Value::Null => None,
-            _ => Some(Err("list items must be plain text".to_string())),
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(FieldValue::List)
+    crate::yaml_list::parse_sequence(text).map(FieldValue::List)
 }
 
 impl Frontmatter {

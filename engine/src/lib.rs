@@ -53,5 +53,6 @@ pub mod source;
 pub mod split;
 pub mod text;
 pub mod transcript;
+pub mod yaml_list;
 
 pub use error::{Error, Place, Result};

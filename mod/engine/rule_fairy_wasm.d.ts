@@ -2,44 +2,6 @@
 /* eslint-disable */
 
 /**
- * A playground case: the project's files, kept between keystrokes so that
- * a change to the event or the facts only matches.
- */
-export class Playground {
-    free(): void;
-    [Symbol.dispose](): void;
-    /**
-     * Answers one event: `event` is `{ kind: "prompt", prompt }` or
-     * `{ kind: "edit", paths }`, `facts` is `{ command, os, ci, branch,
-     * model, agent, tools }`; the answer is `{ loadError, projectTags,
-     * rules, problems, codex, claude, limits }`.
-     */
-    answer(event: any, facts: any): any;
-    /**
-     * `{ rules, errors, warnings, findings: [{ severity, file, line,
-     * message, hint }] }`: what `rule-fairy check` reports on these files.
-     */
-    check(): any;
-    /**
-     * The documents the rules import that the case does not hold yet.
-     */
-    missingDocuments(): string[];
-    /**
-     * A case with no files.
-     */
-    constructor();
-    /**
-     * Puts a file at a project-relative path (a rule, `rule-fairy.edn`, a
-     * document, a marker file, an edited file's content).
-     */
-    putFile(path: string, content: string): void;
-    /**
-     * Removes the file at a project-relative path.
-     */
-    removeFile(path: string): void;
-}
-
-/**
  * A project as the Claude Code mod keeps it between events: the files the
  * engine reads, put in by the mod, and the project loaded from them.
  */
@@ -108,26 +70,10 @@ export class Workspace {
 }
 
 /**
- * Which rules a prompt selects, and why.
- *
- * `files` is a JSON object from project-relative paths to file contents
- * (rules, `rule-fairy.edn`, documents); the answer is the JSON that
- * `rule-fairy explain --prompt TEXT --json` prints.
- */
-export function explainPrompt(files: string, prompt: string): string;
-
-/**
  * The second line of every failed-delivery entry, for hosts that must
  * write one when the engine itself could not answer.
  */
 export function nothingInjected(): string;
-
-/**
- * The paths of a picked folder's `listing` that hold rules under the
- * configuration text `config` (when the folder has `rule-fairy.edn`),
- * with `rule-fairy.edn` itself: the files to read first.
- */
-export function ruleFilesIn(listing: string[], config?: string | null): string[];
 
 /**
  * The files of `git status --porcelain=v1 -z --untracked-files=all`
@@ -146,17 +92,8 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
-    readonly __wbg_playground_free: (a: number, b: number) => void;
     readonly __wbg_workspace_free: (a: number, b: number) => void;
-    readonly explainPrompt: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly nothingInjected: () => [number, number];
-    readonly playground_answer: (a: number, b: any, c: any) => [number, number, number];
-    readonly playground_check: (a: number) => [number, number, number];
-    readonly playground_missingDocuments: (a: number) => [number, number];
-    readonly playground_new: () => number;
-    readonly playground_putFile: (a: number, b: number, c: number, d: number, e: number) => void;
-    readonly playground_removeFile: (a: number, b: number, c: number) => void;
-    readonly ruleFilesIn: (a: number, b: number, c: number, d: number) => [number, number];
     readonly shellCandidates: (a: number, b: number) => [number, number];
     readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
     readonly workspace_decide: (a: number, b: any) => [number, number, number];
@@ -178,8 +115,8 @@ export interface InitOutput {
     readonly __wbindgen_exn_store: (a: number) => void;
     readonly __externref_table_alloc: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;
-    readonly __externref_table_dealloc: (a: number) => void;
     readonly __externref_drop_slice: (a: number, b: number) => void;
+    readonly __externref_table_dealloc: (a: number) => void;
     readonly __wbindgen_start: () => void;
 }
 

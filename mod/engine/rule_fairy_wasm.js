@@ -1,100 +1,6 @@
 /* @ts-self-types="./rule_fairy_wasm.d.ts" */
 
 /**
- * A playground case: the project's files, kept between keystrokes so that
- * a change to the event or the facts only matches.
- */
-export class Playground {
-    __destroy_into_raw() {
-        const ptr = this.__wbg_ptr;
-        this.__wbg_ptr = 0;
-        PlaygroundFinalization.unregister(this);
-        return ptr;
-    }
-    free() {
-        const ptr = this.__destroy_into_raw();
-        wasm.__wbg_playground_free(ptr, 0);
-    }
-    /**
-     * Answers one event: `event` is `{ kind: "prompt", prompt }` or
-     * `{ kind: "edit", paths }`, `facts` is `{ command, os, ci, branch,
-     * model, agent, tools }`; the answer is `{ loadError, projectTags,
-     * rules, problems, codex, claude, limits }`.
-     * @param {any} event
-     * @param {any} facts
-     * @returns {any}
-     */
-    answer(event, facts) {
-        const ret = wasm.playground_answer(this.__wbg_ptr, event, facts);
-        if (ret[2]) {
-            throw takeFromExternrefTable0(ret[1]);
-        }
-        return takeFromExternrefTable0(ret[0]);
-    }
-    /**
-     * `{ rules, errors, warnings, findings: [{ severity, file, line,
-     * message, hint }] }`: what `rule-fairy check` reports on these files.
-     * @returns {any}
-     */
-    check() {
-        const ret = wasm.playground_check(this.__wbg_ptr);
-        if (ret[2]) {
-            throw takeFromExternrefTable0(ret[1]);
-        }
-        return takeFromExternrefTable0(ret[0]);
-    }
-    /**
-     * The documents the rules import that the case does not hold yet.
-     * @returns {string[]}
-     */
-    missingDocuments() {
-        const ret = wasm.playground_missingDocuments(this.__wbg_ptr);
-        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
-        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
-        return v1;
-    }
-    /**
-     * A case with no files.
-     */
-    constructor() {
-        const ret = wasm.playground_new();
-        this.__wbg_ptr = ret;
-        PlaygroundFinalization.register(this, this.__wbg_ptr, this);
-        return this;
-    }
-    /**
-     * Puts a file at a project-relative path (a rule, `rule-fairy.edn`, a
-     * document, a marker file, an edited file's content).
-     * @param {string} path
-     * @param {string} content
-     */
-    putFile(path, content) {
-        let ptr0, len0, ptr1, len1;
-        try {
-            ptr0 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passStringToWasm0(content, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len1 = WASM_VECTOR_LEN;
-        } catch (e) {
-            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-            throw e;
-        }
-        wasm.playground_putFile(this.__wbg_ptr, ptr0, len0, ptr1, len1);
-    }
-    /**
-     * Removes the file at a project-relative path.
-     * @param {string} path
-     */
-    removeFile(path) {
-        const ptr0 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        const len0 = WASM_VECTOR_LEN;
-        wasm.playground_removeFile(this.__wbg_ptr, ptr0, len0);
-    }
-}
-if (Symbol.dispose) Playground.prototype[Symbol.dispose] = Playground.prototype.free;
-
-/**
  * A project as the Claude Code mod keeps it between events: the files the
  * engine reads, put in by the mod, and the project loaded from them.
  */
@@ -303,46 +209,6 @@ export class Workspace {
 if (Symbol.dispose) Workspace.prototype[Symbol.dispose] = Workspace.prototype.free;
 
 /**
- * Which rules a prompt selects, and why.
- *
- * `files` is a JSON object from project-relative paths to file contents
- * (rules, `rule-fairy.edn`, documents); the answer is the JSON that
- * `rule-fairy explain --prompt TEXT --json` prints.
- * @param {string} files
- * @param {string} prompt
- * @returns {string}
- */
-export function explainPrompt(files, prompt) {
-    let deferred4_0;
-    let deferred4_1;
-    try {
-        let ptr0, len0, ptr1, len1;
-        try {
-            ptr0 = passStringToWasm0(files, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passStringToWasm0(prompt, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len1 = WASM_VECTOR_LEN;
-        } catch (e) {
-            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-            throw e;
-        }
-        const ret = wasm.explainPrompt(ptr0, len0, ptr1, len1);
-        var ptr3 = ret[0];
-        var len3 = ret[1];
-        if (ret[3]) {
-            ptr3 = 0; len3 = 0;
-            throw takeFromExternrefTable0(ret[2]);
-        }
-        deferred4_0 = ptr3;
-        deferred4_1 = len3;
-        return getStringFromWasm0(ptr3, len3);
-    } finally {
-        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
-    }
-}
-
-/**
  * The second line of every failed-delivery entry, for hosts that must
  * write one when the engine itself could not answer.
  * @returns {string}
@@ -358,32 +224,6 @@ export function nothingInjected() {
     } finally {
         wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
     }
-}
-
-/**
- * The paths of a picked folder's `listing` that hold rules under the
- * configuration text `config` (when the folder has `rule-fairy.edn`),
- * with `rule-fairy.edn` itself: the files to read first.
- * @param {string[]} listing
- * @param {string | null} [config]
- * @returns {string[]}
- */
-export function ruleFilesIn(listing, config) {
-    let ptr0, len0, ptr1, len1;
-    try {
-        ptr0 = passArrayJsValueToWasm0(listing, wasm.__wbindgen_malloc);
-        len0 = WASM_VECTOR_LEN;
-        ptr1 = isLikeNone(config) ? 0 : passStringToWasm0(config, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        len1 = WASM_VECTOR_LEN;
-    } catch (e) {
-        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-        if (ptr0) { wasm.__externref_drop_slice(ptr0, len0); wasm.__wbindgen_free(ptr0, len0 * 4, 4); }
-        throw e;
-    }
-    const ret = wasm.ruleFilesIn(ptr0, len0, ptr1, len1);
-    var v3 = getArrayJsValueFromWasm0(ret[0], ret[1]);
-    wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
-    return v3;
 }
 
 /**
@@ -545,16 +385,6 @@ function __wbg_get_imports() {
             const ret = result;
             return ret;
         },
-        __wbg_instanceof_Map_0b4fc8b62e73f163: function(arg0) {
-            let result;
-            try {
-                result = arg0 instanceof Map;
-            } catch (_) {
-                result = false;
-            }
-            const ret = result;
-            return ret;
-        },
         __wbg_instanceof_Uint8Array_d7aeb0dcb3108fea: function(arg0) {
             let result;
             try {
@@ -593,10 +423,6 @@ function __wbg_get_imports() {
             const ret = new Array();
             return ret;
         },
-        __wbg_new_7075786089b89c5e: function() {
-            const ret = new Map();
-            return ret;
-        },
         __wbg_new_cd4348290afae586: function() {
             const ret = new Object();
             return ret;
@@ -612,10 +438,6 @@ function __wbg_get_imports() {
         __wbg_prototypesetcall_13162965d1fe7aa3: function(arg0, arg1, arg2) {
             Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);
         },
-        __wbg_set_8282f7e0d2d01336: function(arg0, arg1, arg2) {
-            const ret = arg0.set(arg1, arg2);
-            return ret;
-        },
         __wbg_set_d2d33b52458e984a: function(arg0, arg1, arg2) {
             arg0[arg1 >>> 0] = arg2;
         },
@@ -627,23 +449,13 @@ function __wbg_get_imports() {
             return ret;
         },
         __wbindgen_generic_0000000000000001: function(arg0) {
-            // Cast intrinsic for `F64 -> Externref`.
-            const ret = arg0;
-            return ret;
-        },
-        __wbindgen_generic_0000000000000002: function(arg0) {
             // Cast intrinsic for `I64 -> Externref`.
             const ret = arg0;
             return ret;
         },
-        __wbindgen_generic_0000000000000003: function(arg0, arg1) {
+        __wbindgen_generic_0000000000000002: function(arg0, arg1) {
             // Cast intrinsic for `Ref(String) -> Externref`.
             const ret = getStringFromWasm0(arg0, arg1);
-            return ret;
-        },
-        __wbindgen_generic_0000000000000004: function(arg0) {
-            // Cast intrinsic for `U64 -> Externref`.
-            const ret = BigInt.asUintN(64, arg0);
             return ret;
         },
         __wbindgen_init_externref_table: function() {
@@ -661,9 +473,6 @@ function __wbg_get_imports() {
     };
 }
 
-const PlaygroundFinalization = (typeof FinalizationRegistry === 'undefined')
-    ? { register: () => {}, unregister: () => {} }
-    : new FinalizationRegistry(ptr => wasm.__wbg_playground_free(ptr, 1));
 const WorkspaceFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_workspace_free(ptr, 1));
@@ -786,16 +595,6 @@ function passArray8ToWasm0(arg, malloc) {
     const ptr = malloc(arg.length * 1, 1) >>> 0;
     getUint8ArrayMemory0().set(arg, ptr / 1);
     WASM_VECTOR_LEN = arg.length;
-    return ptr;
-}
-
-function passArrayJsValueToWasm0(array, malloc) {
-    const ptr = malloc(array.length * 4, 4) >>> 0;
-    for (let i = 0; i < array.length; i++) {
-        const add = addToExternrefTable0(array[i]);
-        getDataViewMemory0().setUint32(ptr + 4 * i, add, true);
-    }
-    WASM_VECTOR_LEN = array.length;
     return ptr;
 }
 

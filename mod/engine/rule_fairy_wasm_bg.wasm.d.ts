@@ -1,17 +1,8 @@
 /* tslint:disable */
 /* eslint-disable */
 export const memory: WebAssembly.Memory;
-export const __wbg_playground_free: (a: number, b: number) => void;
 export const __wbg_workspace_free: (a: number, b: number) => void;
-export const explainPrompt: (a: number, b: number, c: number, d: number) => [number, number, number, number];
 export const nothingInjected: () => [number, number];
-export const playground_answer: (a: number, b: any, c: any) => [number, number, number];
-export const playground_check: (a: number) => [number, number, number];
-export const playground_missingDocuments: (a: number) => [number, number];
-export const playground_new: () => number;
-export const playground_putFile: (a: number, b: number, c: number, d: number, e: number) => void;
-export const playground_removeFile: (a: number, b: number, c: number) => void;
-export const ruleFilesIn: (a: number, b: number, c: number, d: number) => [number, number];
 export const shellCandidates: (a: number, b: number) => [number, number];
 export const stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
 export const workspace_decide: (a: number, b: any) => [number, number, number];
@@ -33,6 +24,6 @@ export const __wbindgen_free: (a: number, b: number, c: number) => void;
 export const __wbindgen_exn_store: (a: number) => void;
 export const __externref_table_alloc: () => number;
 export const __wbindgen_externrefs: WebAssembly.Table;
-export const __externref_table_dealloc: (a: number) => void;
 export const __externref_drop_slice: (a: number, b: number) => void;
+export const __externref_table_dealloc: (a: number) => void;
 export const __wbindgen_start: () => void;
