@@ -8,6 +8,7 @@
 //! by the right ones.
 
 use crate::block::{Block, BlockKind};
+use crate::conditions::Facts;
 use crate::config::CONFIG_FILE;
 use crate::dedup::{self, Input};
 use crate::delivery;
@@ -56,11 +57,16 @@ pub struct Omission {
 /// `:instructions`, an unreadable instruction or rule file, an invalid glob
 /// a path reaches, an import that does not resolve, documentation over the
 /// budget. A reviewer must not take a partial bundle for the rules.
+///
+/// `facts` are what the reviewing machine can tell (os, ci, branch,
+/// project); a rule's conditions on them take part as in a delivery, and
+/// `fileContains` reads the changed files from the working tree.
 pub fn build<S: AsRef<str>>(
     fs: &dyn FileSource,
     project: &Project,
     changed: &[S],
     home: Option<&str>,
+    facts: &Facts,
 ) -> Result<Bundle> {
     let changed: Vec<String> = changed
         .iter()
@@ -74,7 +80,10 @@ pub fn build<S: AsRef<str>>(
     }
     let names = project.config.instruction_files()?;
     let documents = instructions::documents(fs, &project.root, &names, &changed, home)?;
-    let matches = project.index.match_paths(&changed);
+    let contents = delivery::read_contents(fs, project, &changed);
+    let matches = project
+        .index
+        .match_paths_with(&changed, facts, contents.as_deref());
     if let Some(invalid) = matches.errors.first() {
         return Err(invalid.clone());
     }
@@ -337,7 +346,40 @@ mod tests {
 
     fn build_for(fs: &MemoryFs, changed: &[&str]) -> Bundle {
         let project = Project::load(fs, "/p").unwrap();
-        build(fs, &project, changed, None).unwrap()
+        build(fs, &project, changed, None, &Facts::default()).unwrap()
+    }
+
+    #[test]
+    fn conditions_take_part_in_a_review() {
+        let mut fs = MemoryFs::new();
+        fs.add_file(
+            "/p/.cursor/rules/sql.mdc",
+            "---\nfileContains: [\"DROP TABLE\"]\n---\n# SQL care",
+        )
+        .add_file(
+            "/p/.cursor/rules/linux.mdc",
+            "---\nglobs: db/**\nos: [linux]\nmatch: all\n---\n# Linux only",
+        )
+        .add_file(
+            "/p/.cursor/rules/model.mdc",
+            "---\nglobs: db/**\nmodel: [gpt-5]\nmatch: all\n---\n# Model only",
+        )
+        .add_file("/p/db/drop.sql", "DROP TABLE orders;\n");
+        let project = Project::load(&fs, "/p").unwrap();
+        let facts = Facts {
+            os: Some("linux".into()),
+            ..Facts::default()
+        };
+        let bundle = build(&fs, &project, &["db/drop.sql"], None, &facts).unwrap();
+        assert!(
+            bundle.text.contains("# SQL care") && bundle.text.contains("# Linux only"),
+            "{}",
+            bundle.text
+        );
+        assert!(
+            !bundle.text.contains("# Model only"),
+            "a review has no model"
+        );
     }
 
     const GUIDE: &str = "# Guide\n\nDeveloper context.\n\n## Agent checks\n\n\
@@ -592,7 +634,7 @@ mod tests {
             )],
         );
         let project = Project::load(&fs, "/p").unwrap();
-        let err = build(&fs, &project, &["README.md"], None).unwrap_err();
+        let err = build(&fs, &project, &["README.md"], None, &Facts::default()).unwrap_err();
         assert!(
             err.message.starts_with("Rule import does not exist"),
             "{err:?}"
@@ -613,7 +655,7 @@ mod tests {
             ],
         );
         let project = Project::load(&fs, "/p").unwrap();
-        let err = build(&fs, &project, &["src/a.ts"], None).unwrap_err();
+        let err = build(&fs, &project, &["src/a.ts"], None, &Facts::default()).unwrap_err();
         assert!(
             err.message
                 .starts_with("Expanded rule documentation exceeds 65536 bytes: "),
@@ -635,14 +677,14 @@ mod tests {
             )],
         );
         let project = Project::load(&fs, "/p").unwrap();
-        let err = build(&fs, &project, &["src/x"], None).unwrap_err();
+        let err = build(&fs, &project, &["src/x"], None, &Facts::default()).unwrap_err();
         assert!(err.to_string().contains("bad.mdc:2:"), "{err}");
         let fs = MemoryFs::from_files(
             "/p",
             [(".cursor/rules/latin.mdc", b"# \xe9t\xe9".as_slice())],
         );
         let project = Project::load(&fs, "/p").unwrap();
-        let err = build(&fs, &project, &["src/x"], None).unwrap_err();
+        let err = build(&fs, &project, &["src/x"], None, &Facts::default()).unwrap_err();
         assert!(
             err.message.ends_with("(the bundle would miss this rule)"),
             "{}",

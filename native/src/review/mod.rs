@@ -102,8 +102,11 @@ fn load_project(root: &str) -> Result<Project, String> {
     Project::load(&StdFs, root).map_err(|e| e.to_string())
 }
 
-/// The bundle for `changed` paths; `@~/` imports resolve from `HOME`.
+/// The bundle for `changed` paths; `@~/` imports resolve from `HOME`. The
+/// rules' conditions see what this machine tells (os, ci, the branch, the
+/// project's tags); a review has no model, agent or tools.
 fn build_bundle<S: AsRef<str>>(project: &Project, changed: &[S]) -> Result<Bundle, String> {
     let home = std::env::var("HOME").ok().filter(|h| !h.is_empty());
-    bundle::build(&StdFs, project, changed, home.as_deref()).map_err(|e| e.to_string())
+    let facts = crate::facts::host_facts(project, None, None, None);
+    bundle::build(&StdFs, project, changed, home.as_deref(), &facts).map_err(|e| e.to_string())
 }
