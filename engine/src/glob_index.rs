@@ -7,8 +7,10 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use aho_corasick::AhoCorasick;
 use globset::{Glob, GlobSet, GlobSetBuilder};
+
+use crate::keywords::literal_automaton;
 
 #[derive(Debug)]
 struct Entry {
@@ -19,7 +21,10 @@ struct Entry {
 #[derive(Debug, Default)]
 pub struct GlobIndex {
     entries: Vec<Entry>,
-    literals: Option<AhoCorasick>,
+    /// The distinct literals, by slot in `keyed`.
+    literals: Vec<String>,
+    /// Built on first use: a prompt event never matches a path.
+    automaton: OnceLock<Option<AhoCorasick>>,
     /// For each distinct literal, the globs keyed by it.
     keyed: Vec<Vec<usize>>,
     /// Globs with no literal run (`*`, `**/*`): always tried.
@@ -54,16 +59,7 @@ impl GlobIndex {
         }
         let mut literals: Vec<(String, usize)> = literal_ids.into_iter().collect();
         literals.sort_by_key(|(_, slot)| *slot);
-        let automaton = (!literals.is_empty()).then(|| {
-            // A contiguous NFA builds in microseconds; a DFA would search
-            // a little faster but costs milliseconds to build, and hooks
-            // build the index once per process.
-            AhoCorasickBuilder::new()
-                .kind(Some(AhoCorasickKind::ContiguousNFA))
-                .match_kind(MatchKind::Standard)
-                .build(literals.iter().map(|(literal, _)| literal.as_str()))
-                .expect("an automaton over literal runs always builds")
-        });
+        let literals = literals.into_iter().map(|(literal, _)| literal).collect();
         let entries = globs
             .into_iter()
             .map(|glob| Entry {
@@ -73,7 +69,8 @@ impl GlobIndex {
             .collect();
         GlobIndex {
             entries,
-            literals: automaton,
+            literals,
+            automaton: OnceLock::new(),
             keyed,
             unkeyed,
         }
@@ -91,7 +88,10 @@ impl GlobIndex {
     /// holds globs whose matcher could not be compiled (a regex too large).
     pub fn matches(&self, path: &str) -> (Vec<usize>, Vec<usize>) {
         let mut candidates: Vec<usize> = self.unkeyed.clone();
-        if let Some(automaton) = &self.literals {
+        let automaton = self
+            .automaton
+            .get_or_init(|| (!self.literals.is_empty()).then(|| literal_automaton(&self.literals)));
+        if let Some(automaton) = automaton {
             for hit in automaton.find_overlapping_iter(path) {
                 candidates.extend_from_slice(&self.keyed[hit.pattern().as_usize()]);
             }

@@ -7,6 +7,8 @@
 
 use std::collections::HashMap;
 
+use std::sync::OnceLock;
+
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 /// True for a term made only of `[a-z0-9]`.
@@ -17,13 +19,29 @@ pub fn is_word_term(term: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
-/// A set of distinct lower-case terms, compiled once.
+/// A set of distinct lower-case terms, compiled once, on first use: an
+/// edit event never scans a prompt, so it never pays for the automaton.
 #[derive(Debug, Clone, Default)]
 pub struct KeywordMatcher {
     terms: Vec<String>,
     ids: HashMap<String, usize>,
     word: Vec<bool>,
-    automaton: Option<AhoCorasick>,
+    automaton: OnceLock<Option<AhoCorasick>>,
+}
+
+/// An automaton over literal strings. A contiguous NFA builds in
+/// microseconds; a DFA would search a little faster but costs milliseconds
+/// to build, and hooks build the index once per process.
+pub fn literal_automaton<I, P>(literals: I) -> AhoCorasick
+where
+    I: IntoIterator<Item = P>,
+    P: AsRef<[u8]>,
+{
+    AhoCorasickBuilder::new()
+        .kind(Some(AhoCorasickKind::ContiguousNFA))
+        .match_kind(MatchKind::Standard)
+        .build(literals)
+        .expect("an automaton over literal strings always builds")
 }
 
 impl KeywordMatcher {
@@ -50,22 +68,12 @@ impl KeywordMatcher {
                 distinct.push(term.to_string());
             }
         }
-        let automaton = (!distinct.is_empty()).then(|| {
-            // A contiguous NFA builds in microseconds; a DFA would search
-            // a little faster but costs milliseconds to build, and hooks
-            // build the index once per process.
-            AhoCorasickBuilder::new()
-                .kind(Some(AhoCorasickKind::ContiguousNFA))
-                .match_kind(MatchKind::Standard)
-                .build(&distinct)
-                .expect("an automaton over non-empty literal terms always builds")
-        });
         let word = distinct.iter().map(|t| is_word_term(t)).collect();
         KeywordMatcher {
             terms: distinct,
             ids,
             word,
-            automaton,
+            automaton: OnceLock::new(),
         }
     }
 
@@ -90,7 +98,10 @@ impl KeywordMatcher {
     /// Which terms occur in the prompt, indexed by term id.
     pub fn scan(&self, prompt: &str) -> Vec<bool> {
         let mut found = vec![false; self.terms.len()];
-        let Some(automaton) = &self.automaton else {
+        let automaton = self
+            .automaton
+            .get_or_init(|| (!self.terms.is_empty()).then(|| literal_automaton(&self.terms)));
+        let Some(automaton) = automaton else {
             return found;
         };
         let lowered = prompt.to_lowercase();
