@@ -150,3 +150,14 @@ fn a_gate_that_cannot_run_is_told_once_per_session_and_never_blocks() {
         "told once per session"
     );
 }
+
+#[test]
+fn after_a_compaction_session_start_brings_back_every_rule_that_needs_no_prompt() {
+    let p = conditioned();
+    p.file("Cargo.toml", "[package]\n")
+        .rule("rust.mdc", "---\nproject: [rust]\n---\n# Rust rule")
+        .rule("kw.mdc", "---\npromptAnyOf: widget\n---\n# Keyword rule");
+    let out = p.hook("session-start", &session_start_input("s6", "compact", None));
+    let context = codex_accepts(SESSION_START, &out).unwrap();
+    assert_eq!(injected(&context), vec!["base.mdc", "gpt.mdc", "rust.mdc"]);
+}

@@ -2,9 +2,10 @@
 //! are due in this session (reference 5.3, prompt hook). With the shell
 //! hook on, the first prompt also starts the session's shell check.
 
-use rule_fairy_engine::delivery::{codex_prompt_text, select_prompt_with};
+use rule_fairy_engine::delivery::{codex_prompt_text, select_prompt_with, Selection};
 use rule_fairy_engine::index::PromptMatch;
 use rule_fairy_engine::prefix::Trigger;
+use rule_fairy_engine::project::Project;
 
 use super::failure::Kind;
 use super::input::HookInput;
@@ -48,33 +49,47 @@ pub fn run(input: &HookInput) -> Outcome {
     if shell_hook {
         open.state.shell.start(now_ms());
     }
-    let now = open.metrics();
-    let due = open.state.due_in(&selection, Some(&now));
-    let output = if due.is_empty() {
-        None
-    } else {
-        let due_matches: Vec<PromptMatch> = matches
-            .iter()
-            .filter(|m| due.contains(&m.name))
-            .cloned()
-            .collect();
-        // Render first, record after: a rule that failed to render is not
-        // marked as delivered.
-        match codex_prompt_text(&StdFs, &project, &due_matches) {
-            Ok(text) => {
-                open.state.record_durable(&selection, &due, Some(&now));
-                Some(HookOutput::context(EVENT, text))
-            }
-            Err(e) => {
-                let detail = located(&project.root, &e.error);
-                note(&detail);
-                Some(super::failure::output(EVENT, Kind::Prompt, &detail))
-            }
-        }
-    };
+    let output = deliver(&project, &mut open, &selection, EVENT, Kind::Prompt);
     if let Err(e) = open.close() {
         note(&e);
         problems.push(e);
     }
     finish(output, &problems)
+}
+
+/// Under the lock: renders the due rules of a prompt-like selection (the
+/// prompt hook's, or SessionStart's after a compaction) and records the
+/// durable ones. Rendering comes first, so a rule that failed to render is
+/// not marked as delivered.
+pub(super) fn deliver(
+    project: &Project,
+    open: &mut OpenSession,
+    selection: &Selection,
+    event: Event,
+    kind: Kind,
+) -> Option<HookOutput> {
+    let Trigger::Prompt(matches) = &selection.trigger else {
+        unreachable!("a prompt selection has a prompt trigger")
+    };
+    let now = open.metrics();
+    let due = open.state.due_in(selection, Some(&now));
+    if due.is_empty() {
+        return None;
+    }
+    let due_matches: Vec<PromptMatch> = matches
+        .iter()
+        .filter(|m| due.contains(&m.name))
+        .cloned()
+        .collect();
+    match codex_prompt_text(&StdFs, project, &due_matches) {
+        Ok(text) => {
+            open.state.record_durable(selection, &due, Some(&now));
+            Some(HookOutput::context(event, text))
+        }
+        Err(e) => {
+            let detail = located(&project.root, &e.error);
+            note(&detail);
+            Some(super::failure::output(event, kind, &detail))
+        }
+    }
 }
