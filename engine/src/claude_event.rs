@@ -10,7 +10,11 @@ use serde::Serialize;
 
 use crate::claude_labels::{delivery_failed, glob_problem};
 use crate::claude_state::SessionState;
-use crate::delivery::{claude_delivery, select_edit, select_prompt, select_shell, Selection};
+use crate::conditions::Facts;
+use crate::delivery::{
+    claude_delivery, select_edit_given, select_prompt_with, select_shell_given, shell_order,
+    Selection,
+};
 use crate::frames::{DeliveryKind, FrameLimits};
 use crate::fs::FileSource;
 use crate::project::Project;
@@ -26,9 +30,11 @@ pub enum ClaudeEvent {
     Prompt {
         text: String,
     },
-    /// An edit of one path, project-relative (reference 5.6).
+    /// An edit of one path, project-relative (reference 5.6); `file` is
+    /// where it is, absolute, for its content.
     Edit {
         path: String,
+        file: String,
     },
     /// A shell command; `paths` are the session's pending changed paths.
     Shell {
@@ -62,42 +68,76 @@ pub struct Outcome {
     pub state: SessionState,
 }
 
-/// The matched rules that are due: distinct, in match order, less the rules
-/// whole in the conversation and those delivered less than
-/// [`RECENT_DELIVERY_MS`] before `now` (exactly that long ago is due).
+/// Whether a delivered rule is still held: whole in the conversation, or
+/// delivered less than [`RECENT_DELIVERY_MS`] before `now` (exactly that
+/// long ago is not).
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use rule_fairy_engine::claude_event::due_rules;
+/// use rule_fairy_engine::claude_event::is_held;
 /// let delivered = BTreeMap::from([("b.mdc".to_string(), 1_000), ("c.mdc".to_string(), 0)]);
-/// let matched = ["a.mdc", "b.mdc", "c.mdc", "d.mdc", "a.mdc"];
-/// assert_eq!(due_rules(&matched, &["d.mdc"], &delivered, 60_000), vec!["a.mdc", "c.mdc"]);
+/// let in_context = ["d.mdc".to_string()];
+/// let held = |rule| is_held(rule, &in_context, &delivered, 60_000);
+/// assert_eq!((held("a.mdc"), held("b.mdc"), held("c.mdc"), held("d.mdc")), (false, true, false, true));
 /// ```
-pub fn due_rules<M: AsRef<str>, C: AsRef<str>>(
-    matched: &[M],
-    in_context: &[C],
+pub fn is_held(
+    rule: &str,
+    in_context: &[String],
+    delivered: &BTreeMap<String, i64>,
+    now_ms: i64,
+) -> bool {
+    in_context.iter().any(|c| c == rule)
+        || delivered
+            .get(rule)
+            .is_some_and(|&at| now_ms - at < RECENT_DELIVERY_MS)
+}
+
+/// The selected rules to deliver now, in match order: every ephemeral
+/// rule, and each durable rule not [`is_held`] (the one engine decision,
+/// [`Selection::due`]).
+pub fn due_in(
+    selection: &Selection,
+    in_context: &[String],
     delivered: &BTreeMap<String, i64>,
     now_ms: i64,
 ) -> Vec<String> {
-    let mut due: Vec<String> = Vec::new();
-    for rule in matched.iter().map(AsRef::as_ref) {
-        let held = in_context.iter().any(|c| c.as_ref() == rule);
-        let recent = delivered
-            .get(rule)
-            .is_some_and(|&at| now_ms - at < RECENT_DELIVERY_MS);
-        if !held && !recent && !due.iter().any(|d| d == rule) {
-            due.push(rule.to_string());
+    selection.due(|rule| is_held(rule, in_context, delivered, now_ms))
+}
+
+/// What an event's rules are tested against besides the event: the
+/// session's facts, and the text of each file `fileContains` reads, in the
+/// order of [`ClaudeEvent::content_files`] (`None`: it could not be read).
+#[derive(Debug, Clone, Copy)]
+pub struct Known<'a> {
+    pub facts: &'a Facts,
+    pub contents: &'a [Option<String>],
+}
+
+impl ClaudeEvent {
+    /// The files whose text `fileContains` tests for this event, absolute:
+    /// the edited file, or each changed path below `root` in the order the
+    /// shell selection matches them.
+    pub fn content_files(&self, root: &str) -> Vec<String> {
+        match self {
+            ClaudeEvent::Prompt { .. } => Vec::new(),
+            ClaudeEvent::Edit { file, .. } => vec![file.clone()],
+            ClaudeEvent::Shell { paths } => shell_order(paths)
+                .iter()
+                .map(|path| crate::paths::join(root, path))
+                .collect(),
         }
     }
-    due
 }
 
 /// The rules an event selects, in match order, and why.
-pub fn select(project: &Project, event: &ClaudeEvent) -> Selection {
+pub fn select(project: &Project, event: &ClaudeEvent, known: Known<'_>) -> Selection {
+    let contents = project.index.needs_contents().then_some(known.contents);
     match event {
-        ClaudeEvent::Prompt { text } => select_prompt(project, text),
-        ClaudeEvent::Edit { path } => select_edit(project, std::slice::from_ref(path)),
-        ClaudeEvent::Shell { paths } => select_shell(project, paths),
+        ClaudeEvent::Prompt { text } => select_prompt_with(project, text, known.facts),
+        ClaudeEvent::Edit { path, .. } => {
+            select_edit_given(project, std::slice::from_ref(path), known.facts, contents)
+        }
+        ClaudeEvent::Shell { paths } => select_shell_given(project, paths, known.facts, contents),
     }
 }
 
@@ -111,6 +151,7 @@ pub struct Circumstances<'a> {
     pub in_context: &'a [String],
     pub now_ms: i64,
     pub limits: FrameLimits,
+    pub known: Known<'a>,
 }
 
 /// Decides one event. `state` is the session's saved state and comes back,
@@ -129,6 +170,7 @@ pub fn decide(
         in_context,
         now_ms,
         limits,
+        known,
     } = circumstances;
     let kind = event.kind().as_str();
     let fail = |state: SessionState, detail: String| Outcome {
@@ -148,13 +190,13 @@ pub fn decide(
             Err(error) => return fail(state, error.to_string()),
         }
     }
-    let selection = select(project, event);
+    let selection = select(project, event, known);
     let problems: Vec<String> = selection
         .errors
         .iter()
         .map(|error| glob_problem(&project.root, error))
         .collect();
-    let due = due_rules(&selection.rules, in_context, &state.delivered, now_ms);
+    let due = due_in(&selection, in_context, &state.delivered, now_ms);
     let shell_paths = match event {
         ClaudeEvent::Shell { paths } => paths.as_slice(),
         _ => &[],
@@ -172,7 +214,13 @@ pub fn decide(
         Ok(delivery) => delivery,
         Err(error) => return fail(state, error.to_string()),
     };
-    for rule in &delivery.delivered {
+    // Ephemeral rules are never recorded: they come with every event they
+    // hold for, whatever the conversation or the last minute holds.
+    for rule in delivery
+        .delivered
+        .iter()
+        .filter(|r| selection.is_durable(r))
+    {
         state.delivered.insert(rule.clone(), now_ms);
     }
     if delivery.deferred.is_empty() && delivery.oversized.is_empty() {

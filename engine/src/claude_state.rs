@@ -23,6 +23,10 @@ pub struct SessionState {
     /// shown again only when they change.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
+    /// The last problem told of a gate check that could not run: told once
+    /// per session, not after every write.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate_problem: Option<String>,
     /// When the state was last saved, in epoch milliseconds.
     #[serde(default)]
     pub ts: i64,

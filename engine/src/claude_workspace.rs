@@ -8,13 +8,16 @@
 use serde::{Deserialize, Serialize};
 
 use crate::claude_context::rules_in_context;
-use crate::claude_event::{decide, due_rules, select, Circumstances, ClaudeEvent, Outcome};
+use crate::claude_event::{decide, due_in, select, Circumstances, ClaudeEvent, Known, Outcome};
+use crate::claude_facts::{wanted_facts, HostFacts};
 use crate::claude_labels::{delivery_failed, loading_problem};
 use crate::claude_state::SessionState;
+use crate::conditions::{project_markers, project_tags, Facts, CI_VARIABLES};
 use crate::config::{Config, RulesSource};
 use crate::error::Error;
 use crate::frames::{delivery_id, DeliveryKind, FrameLimits};
 use crate::fs::MemoryFs;
+use crate::gate_check::gate_probes;
 use crate::import_paths::imported_documents;
 use crate::paths;
 use crate::project::{project_relative_path, Project};
@@ -48,6 +51,13 @@ pub struct EventRequest {
     #[serde(default)]
     pub state_file: String,
     pub now: i64,
+    /// The facts the mod gathered for rule conditions ([`Wants::facts`]).
+    #[serde(default)]
+    pub facts: HostFacts,
+    /// The texts of the files [`ClaudeWorkspace::contents_due`] named, in
+    /// its order (`None`: it could not be read).
+    #[serde(default)]
+    pub contents: Vec<Option<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -84,6 +94,23 @@ pub struct EventResponse {
     /// Set when the saved state was not a state: why. The mod keeps a copy
     /// of the old text before saving over it.
     pub state_error: Option<String>,
+}
+
+/// What the mod gathers before an event is decided, beyond the event.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Wants {
+    /// The facts some rule tests ([`wanted_facts`]); the mod asks the host
+    /// for these only.
+    pub facts: Vec<String>,
+    /// The marker files project tags come from, absolute, when a rule tests
+    /// `project`: the mod keeps them in the snapshot as documents.
+    pub markers: Vec<String>,
+    /// The environment variables that say a run is in CI, when a rule tests
+    /// `ci`: the mod reads each and hands their values back in this order.
+    pub ci: Vec<&'static str>,
+    /// The paths whose presence means the project keeps gate rules
+    /// ([`gate_probes`]); the mod checks written files only then.
+    pub gate: Vec<String>,
 }
 
 /// What a shell event must gather before it is decided.
@@ -270,6 +297,74 @@ impl ClaudeWorkspace {
         response
     }
 
+    /// What the mod gathers besides the event: the facts rules test, the
+    /// marker files for project tags, and where gate rules would be.
+    pub fn wants(&mut self) -> Wants {
+        let root = self.root.clone();
+        // A project that does not load is the delivery's to report; its
+        // gate is looked for where it is whatever the configuration says.
+        let (facts, gate): (Vec<String>, _) = match self.project() {
+            Ok(project) => (
+                wanted_facts(&project.rules.rules)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+                gate_probes(&root, Some(&project.config)),
+            ),
+            Err(_) => (Vec::new(), gate_probes(&root, None)),
+        };
+        let wanted = |fact: &str| facts.iter().any(|f| f == fact);
+        let mut markers = Vec::new();
+        if wanted("project") {
+            for name in project_markers() {
+                markers.push(paths::join(&root, name));
+            }
+        }
+        let ci = if wanted("ci") {
+            CI_VARIABLES.to_vec()
+        } else {
+            Vec::new()
+        };
+        Wants {
+            facts,
+            markers,
+            ci,
+            gate,
+        }
+    }
+
+    /// The files whose text `fileContains` would test for `request`,
+    /// absolute: the edited file, or the changed files a shell event
+    /// delivers for; none when no rule tests contents.
+    pub fn contents_due(&mut self, request: &EventRequest) -> Vec<String> {
+        let needed = self
+            .project()
+            .is_ok_and(|project| project.index.needs_contents());
+        if !needed {
+            return Vec::new();
+        }
+        let saved = SessionState::parse(&request.state).unwrap_or_default();
+        match self.prepare(request, saved) {
+            Ok(prepared) => prepared.event.content_files(&self.root),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// The facts the event's rules are tested against: what the mod
+    /// gathered, and the project's tags from the markers it put in.
+    fn facts(&self, request: &EventRequest) -> Facts {
+        let tags = self
+            .project
+            .as_ref()
+            .and_then(|loaded| loaded.as_ref().ok())
+            .filter(|project| {
+                let rules = &project.rules.rules;
+                rules.iter().any(|r| r.conditions.project.is_declared())
+            })
+            .map(|_| project_tags(&self.fs, &self.root));
+        request.facts.facts(tags)
+    }
+
     /// The documents a delivery for `request` would read: those the due
     /// rules import. The mod makes sure of exactly these before deciding,
     /// instead of every document of the rule set on every event.
@@ -278,13 +373,18 @@ impl ClaudeWorkspace {
         let Ok(prepared) = self.prepare(request, saved) else {
             return Vec::new();
         };
+        let facts = self.facts(request);
         let Some(Ok(project)) = &self.project else {
             return Vec::new();
         };
-        let selection = select(project, &prepared.event);
+        let known = Known {
+            facts: &facts,
+            contents: &request.contents,
+        };
+        let selection = select(project, &prepared.event, known);
         let in_context = rules_in_context(&request.context);
-        let due = due_rules(
-            &selection.rules,
+        let due = due_in(
+            &selection,
             &in_context,
             &prepared.state.delivered,
             request.now,
@@ -337,6 +437,7 @@ impl ClaudeWorkspace {
                 let (file, _) = self.edit_probes(request.file.as_deref().unwrap_or_default());
                 ClaudeEvent::Edit {
                     path: project_relative_path(&self.fs, &self.root, &file),
+                    file,
                 }
             }
             EventKind::Shell => {
@@ -389,6 +490,7 @@ impl ClaudeWorkspace {
         let in_context = rules_in_context(&request.context);
         let id = delivery_id(kind, &request.key);
         let limits = self.limits;
+        let facts = self.facts(request);
         let Some(Ok(project)) = &self.project else {
             unreachable!("loaded above")
         };
@@ -397,6 +499,10 @@ impl ClaudeWorkspace {
             in_context: &in_context,
             now_ms: request.now,
             limits,
+            known: Known {
+                facts: &facts,
+                contents: &request.contents,
+            },
         };
         let mut outcome = decide(&self.fs, project, &event, state, circumstances);
         outcome.entries.extend(problems);
@@ -459,6 +565,8 @@ mod tests {
             state: state.to_string(),
             state_file: ".rule-fairy/claude/s.json".to_string(),
             now,
+            facts: HostFacts::default(),
+            contents: Vec::new(),
         }
     }
 
@@ -811,6 +919,148 @@ mod tests {
             vec!["/p/doc/a.md", "/p/doc/b.md"]
         );
         assert!(ws.documents_due(&prompt("nothing", 1, "")).is_empty());
+    }
+
+    fn with_facts(mut request: EventRequest, facts: &str) -> EventRequest {
+        request.facts = serde_json::from_str(facts).unwrap();
+        request
+    }
+
+    #[test]
+    fn an_ephemeral_rule_comes_every_time_and_is_never_recorded() {
+        let mut ws = workspace(&[
+            (
+                ".cursor/rules/base.mdc",
+                "---\nalwaysApply: true\n---\n# Base",
+            ),
+            (
+                ".cursor/rules/opus.mdc",
+                "---\nmodel: [claude-opus-5-5]\n---\n# Opus",
+            ),
+        ]);
+        let opus = r#"{"model": "claude-opus-5-5"}"#;
+        let first = ws.decide(&with_facts(prompt("hi", 1_000, ""), opus));
+        assert_eq!(first.delivered, vec!["base.mdc", "opus.mdc"]);
+        let state = saved(&first);
+        assert_eq!(
+            SessionState::parse(&state)
+                .unwrap()
+                .delivered
+                .keys()
+                .collect::<Vec<_>>(),
+            vec!["base.mdc"]
+        );
+        // Both still in the conversation, within the minute: only the
+        // ephemeral rule comes again.
+        let mut second = with_facts(prompt("more", 2_000, &state), opus);
+        second.context = vec![as_reminder(&first.entries)];
+        let again = ws.decide(&second);
+        assert_eq!(again.delivered, vec!["opus.mdc"]);
+        // Another model: the rule does not hold, so it does not come.
+        let other = ws.decide(&with_facts(
+            prompt("more", 3_000, &state),
+            r#"{"model": "x"}"#,
+        ));
+        assert!(other.delivered.is_empty());
+        // No model known: a condition on it does not hold.
+        assert!(ws
+            .decide(&prompt("more", 4_000, &state))
+            .delivered
+            .is_empty());
+    }
+
+    #[test]
+    fn facts_the_mod_gathered_reach_the_conditions() {
+        let mut ws = workspace(&[
+            (".cursor/rules/mac.mdc", "---\nos: darwin\n---\n# Mac"),
+            (".cursor/rules/ci.mdc", "---\nci: true\n---\n# CI"),
+            (".cursor/rules/node.mdc", "---\nproject: node\n---\n# Node"),
+            (
+                ".cursor/rules/feature.mdc",
+                "---\nbranch: feature/*\n---\n# Feature",
+            ),
+            (".cursor/rules/plan.mdc", "---\ncommand: /plan\n---\n# Plan"),
+            (
+                ".cursor/rules/mcp.mdc",
+                "---\ntools: [mcp__docs__query]\n---\n# MCP",
+            ),
+        ]);
+        let wants = ws.wants();
+        assert_eq!(wants.facts, vec!["ci", "branch", "os", "tools", "project"]);
+        assert!(wants.markers.contains(&"/p/package.json".to_string()));
+        assert_eq!(wants.ci, CI_VARIABLES);
+        ws.put_document("/p/package.json", b"{}");
+        let response = ws.decide(&with_facts(
+            prompt("go", 1_000, ""),
+            r#"{"platform": "macos", "ciEnv": ["1"], "branch": "feature/a\n",
+                "tools": ["Edit", "mcp__docs__query"], "command": "plan"}"#,
+        ));
+        assert_eq!(
+            response.delivered,
+            vec![
+                "ci.mdc",
+                "feature.mdc",
+                "mac.mdc",
+                "mcp.mdc",
+                "node.mdc",
+                "plan.mdc"
+            ]
+        );
+        let none = ws.decide(&with_facts(
+            prompt("go", 1_000, ""),
+            r#"{"platform": "linux", "ciEnv": [null], "branch": "main\n", "tools": ["Edit"]}"#,
+        ));
+        // node.mdc is durable and its marker is still there.
+        assert_eq!(none.delivered, vec!["node.mdc"]);
+        // The prompt's first word is the command when the host names none.
+        let typed = ws.decide(&prompt("/plan the work", 1_000, ""));
+        assert!(typed.delivered.contains(&"plan.mdc".to_string()));
+    }
+
+    #[test]
+    fn file_contains_reads_the_text_the_mod_gathered() {
+        let mut ws = workspace(&[(
+            ".cursor/rules/drop.mdc",
+            "---\nfileContains: DROP TABLE\n---\n# Drops",
+        )]);
+        let mut request = edit("/p/db/m.sql", 1_000, "");
+        assert_eq!(ws.contents_due(&request), vec!["/p/db/m.sql"]);
+        assert!(
+            ws.decide(&request).delivered.is_empty(),
+            "no text, no match"
+        );
+        request.contents = vec![Some("DROP TABLE users;".into())];
+        let response = ws.decide(&request);
+        assert_eq!(response.delivered, vec!["drop.mdc"]);
+        assert!(
+            response.entries[0].contains("# Drops"),
+            "{:?}",
+            response.entries
+        );
+        // A shell change: the pending path's text, under the project root.
+        let started = saved(&ws.decide(&prompt("go", 10_000, "")));
+        let mut changed = shell(&[("db/n.sql", 11_000)], 12_000, &started);
+        assert_eq!(ws.contents_due(&changed), vec!["/p/db/n.sql"]);
+        changed.contents = vec![Some("drop table x; DROP TABLE y;".into())];
+        assert_eq!(ws.decide(&changed).delivered, vec!["drop.mdc"]);
+        // No rule tests contents: nothing to read.
+        let mut plain = workspace(&[(".cursor/rules/widget.mdc", WIDGET)]);
+        assert!(plain.contents_due(&edit("/p/src/a.ts", 1, "")).is_empty());
+        assert!(plain.wants().facts.is_empty());
+    }
+
+    #[test]
+    fn gate_probes_follow_the_configuration() {
+        let mut ws = workspace(&[("rule-fairy.edn", "{:gate {:dirs [\"lint\"]}}")]);
+        assert_eq!(
+            ws.wants().gate,
+            vec!["/p/sgconfig.yml", "/p/.kairoku/rules", "/p/rule-fairy.edn"]
+        );
+        ws.put_file("/p/rule-fairy.edn", b"{}");
+        assert_eq!(
+            ws.wants().gate,
+            vec!["/p/sgconfig.yml", "/p/.kairoku/rules"]
+        );
     }
 
     #[test]

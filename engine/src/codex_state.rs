@@ -136,9 +136,7 @@ impl SessionState {
     /// Whether a gate problem should be told: it differs from the last one
     /// told in this session. Remembers it.
     pub fn tell_gate_problem(&mut self, problem: &str) -> bool {
-        let new = self.gate_problem.as_deref() != Some(problem);
-        self.gate_problem = Some(problem.to_string());
-        new
+        crate::gate_check::tell_once(&mut self.gate_problem, problem)
     }
 
     /// The transcript got shorter than what was already read: it was

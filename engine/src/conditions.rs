@@ -215,81 +215,112 @@ pub fn command_of(prompt: &str) -> Option<String> {
     (word.starts_with('/') && word.len() > 1).then(|| word.to_string())
 }
 
+/// Every variable [`ci_from_env`] reads: `CI` first, which decides when
+/// set, then the ones read when it is not (opencode-rules' list).
+pub const CI_VARIABLES: &[&str] = &[
+    "CI",
+    "CONTINUOUS_INTEGRATION",
+    "BUILD_NUMBER",
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "CIRCLECI",
+    "TRAVIS",
+    "JENKINS_URL",
+    "BUILDKITE",
+    "TEAMCITY_VERSION",
+];
+
 /// Whether the environment is a CI run: `CI` decides when set (`""`, `0`
-/// and `false` mean no); otherwise any of the common CI variables.
+/// and `false` mean no); otherwise any other of [`CI_VARIABLES`].
 pub fn ci_from_env(get: impl Fn(&str) -> Option<String>) -> bool {
     let truthy = |v: &str| !matches!(v.trim().to_lowercase().as_str(), "" | "0" | "false");
-    if let Some(ci) = get("CI") {
+    let (ci, others) = CI_VARIABLES.split_first().expect("CI is listed");
+    if let Some(ci) = get(ci) {
         return truthy(&ci);
     }
-    [
-        "CONTINUOUS_INTEGRATION",
-        "BUILD_NUMBER",
-        "GITHUB_ACTIONS",
-        "GITLAB_CI",
-        "CIRCLECI",
-        "TRAVIS",
-        "JENKINS_URL",
-        "BUILDKITE",
-        "TEAMCITY_VERSION",
-    ]
-    .iter()
-    .any(|name| get(name).is_some_and(|v| truthy(&v)))
+    others
+        .iter()
+        .any(|name| get(name).is_some_and(|v| truthy(&v)))
+}
+
+/// Marker files at the project root and the tag each gives, in tag order.
+/// `manifest.json` is read (a browser extension's says so inside); the
+/// others only have to exist. Gradle and Maven projects are Java too.
+const MARKERS: &[(&str, &str)] = &[
+    ("go.mod", "go"),
+    ("build.gradle", "gradle"),
+    ("build.gradle.kts", "gradle"),
+    ("settings.gradle", "gradle"),
+    ("settings.gradle.kts", "gradle"),
+    ("pom.xml", "maven"),
+    ("pnpm-workspace.yaml", "monorepo"),
+    ("turbo.json", "monorepo"),
+    ("lerna.json", "monorepo"),
+    ("nx.json", "monorepo"),
+    ("rush.json", "monorepo"),
+    ("package.json", "node"),
+    ("pyproject.toml", "python"),
+    ("setup.py", "python"),
+    ("setup.cfg", "python"),
+    ("requirements.txt", "python"),
+    ("Pipfile", "python"),
+    ("Cargo.toml", "rust"),
+];
+const EXTENSION_MANIFEST: &str = "manifest.json";
+
+/// Every file [`project_tags`] looks at, relative to the project root: what
+/// a host that gathers files for the engine must make sure of.
+///
+/// ```
+/// use rule_fairy_engine::conditions::project_markers;
+/// let markers: Vec<&str> = project_markers().collect();
+/// assert!(markers.contains(&"package.json") && markers.contains(&"manifest.json"));
+/// ```
+pub fn project_markers() -> impl Iterator<Item = &'static str> {
+    MARKERS
+        .iter()
+        .map(|(file, _)| *file)
+        .chain([EXTENSION_MANIFEST])
 }
 
 /// The project's tags from marker files at its root, sorted.
 pub fn project_tags(fs: &dyn FileSource, root: &str) -> Vec<String> {
-    let has = |name: &str| fs.is_file(&paths::join(root, name));
-    let mut tags = Vec::new();
-    let mut tag = |on: bool, name: &str| {
-        if on {
-            tags.push(name.to_string());
-        }
+    let marked = |tag: &str| {
+        MARKERS
+            .iter()
+            .any(|(file, of)| *of == tag && fs.is_file(&paths::join(root, file)))
     };
-    tag(is_browser_extension(fs, root), "browser-extension");
-    tag(has("go.mod"), "go");
-    let gradle = [
-        "build.gradle",
-        "build.gradle.kts",
-        "settings.gradle",
-        "settings.gradle.kts",
-    ]
-    .iter()
-    .any(|f| has(f));
-    tag(gradle, "gradle");
-    tag(gradle || has("pom.xml"), "java");
-    tag(has("pom.xml"), "maven");
-    let monorepo = [
-        "pnpm-workspace.yaml",
-        "turbo.json",
-        "lerna.json",
-        "nx.json",
-        "rush.json",
-    ]
-    .iter()
-    .any(|f| has(f));
-    tag(monorepo, "monorepo");
-    tag(has("package.json"), "node");
-    tag(
-        [
-            "pyproject.toml",
-            "setup.py",
-            "setup.cfg",
-            "requirements.txt",
-            "Pipfile",
-        ]
-        .iter()
-        .any(|f| has(f)),
-        "python",
-    );
-    tag(has("Cargo.toml"), "rust");
+    let mut tags = Vec::new();
+    for tag in SORTED_TAGS {
+        let found = match tag {
+            "browser-extension" => is_browser_extension(fs, root),
+            "java" => marked("gradle") || marked("maven"),
+            _ => marked(tag),
+        };
+        if found {
+            tags.push(tag.to_string());
+        }
+    }
     tags
 }
+
+/// [`PROJECT_TAGS`] in the order tags are listed in.
+const SORTED_TAGS: [&str; 9] = [
+    "browser-extension",
+    "go",
+    "gradle",
+    "java",
+    "maven",
+    "monorepo",
+    "node",
+    "python",
+    "rust",
+];
 
 /// A `manifest.json` of version 2 or 3 with at least one key only browser
 /// extensions have (a web app manifest has neither).
 fn is_browser_extension(fs: &dyn FileSource, root: &str) -> bool {
-    let Ok(bytes) = fs.read(&paths::join(root, "manifest.json")) else {
+    let Ok(bytes) = fs.read(&paths::join(root, EXTENSION_MANIFEST)) else {
         return false;
     };
     let Ok(text) = std::str::from_utf8(&bytes) else {
@@ -299,17 +330,29 @@ fn is_browser_extension(fs: &dyn FileSource, root: &str) -> bool {
     let version =
         compact.contains("\"manifest_version\":2") || compact.contains("\"manifest_version\":3");
     let keys = [
-        "background",
-        "content_scripts",
-        "browser_action",
-        "page_action",
-        "action",
-        "permissions",
+        "\"background\":",
+        "\"content_scripts\":",
+        "\"browser_action\":",
+        "\"page_action\":",
+        "\"action\":",
+        "\"permissions\":",
     ];
-    version
-        && keys
-            .iter()
-            .any(|key| compact.contains(&format!("\"{key}\":")))
+    version && keys.iter().any(|key| compact.contains(key))
+}
+
+/// The branch from what `git symbolic-ref --quiet --short HEAD` printed
+/// (asked of the symbolic ref, so a branch with no commit yet has its name
+/// too); none when it printed nothing or a detached `HEAD`.
+///
+/// ```
+/// use rule_fairy_engine::conditions::branch_from_symbolic_ref;
+/// assert_eq!(branch_from_symbolic_ref("feature/a\n").as_deref(), Some("feature/a"));
+/// assert_eq!(branch_from_symbolic_ref(""), None);
+/// assert_eq!(branch_from_symbolic_ref("HEAD\n"), None);
+/// ```
+pub fn branch_from_symbolic_ref(printed: &str) -> Option<String> {
+    let branch = printed.trim();
+    (!branch.is_empty() && branch != "HEAD").then(|| branch.to_string())
 }
 
 /// Whether a branch matches a `branch` value: exactly, or as a glob when
@@ -593,6 +636,53 @@ mod tests {
             project_tags(&gradle, "/g"),
             vec!["go", "gradle", "java", "python", "rust"]
         );
+    }
+
+    /// Records every path asked about, and answers from a tree.
+    struct Recording {
+        tree: MemoryFs,
+        asked: std::cell::RefCell<Vec<String>>,
+    }
+
+    impl FileSource for Recording {
+        fn read(&self, path: &str) -> std::io::Result<Vec<u8>> {
+            self.asked.borrow_mut().push(path.to_string());
+            self.tree.read(path)
+        }
+        fn list(&self, dir: &str) -> std::io::Result<Vec<String>> {
+            self.asked.borrow_mut().push(dir.to_string());
+            self.tree.list(dir)
+        }
+        fn stat(&self, path: &str) -> std::io::Result<crate::fs::Metadata> {
+            self.asked.borrow_mut().push(path.to_string());
+            self.tree.stat(path)
+        }
+        fn real_path(&self, path: &str) -> std::io::Result<String> {
+            self.asked.borrow_mut().push(path.to_string());
+            self.tree.real_path(path)
+        }
+    }
+
+    #[test]
+    fn project_tags_look_only_at_the_listed_markers() {
+        // A host gathers exactly `project_markers()`: a marker read here but
+        // missing from the list would never reach the engine.
+        let mut tree = MemoryFs::new();
+        for name in project_markers() {
+            tree.add_file(
+                &format!("/p/{name}"),
+                "{\"manifest_version\": 3, \"action\": {}}",
+            );
+        }
+        let fs = Recording {
+            tree,
+            asked: Default::default(),
+        };
+        assert_eq!(project_tags(&fs, "/p").len(), PROJECT_TAGS.len());
+        let listed: Vec<String> = project_markers().map(|m| format!("/p/{m}")).collect();
+        for path in fs.asked.borrow().iter() {
+            assert!(listed.contains(path), "{path} is read but not listed");
+        }
     }
 
     #[test]

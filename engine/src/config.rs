@@ -274,6 +274,11 @@ impl Config {
         Ok(chosen)
     }
 
+    /// Whether the configuration has a `:gate` entry, valid or not.
+    pub fn has_gate(&self) -> bool {
+        self.get("gate").is_some()
+    }
+
     /// The gate's rule and test directories, `:gate {:dirs [...] :test-dirs
     /// [...]}`; none when the key is absent.
     pub fn gate_dirs(&self) -> Result<GateDirs> {

@@ -177,7 +177,7 @@ pub fn read_contents(
 /// Paths a shell command changed: sorted, each path's rules in name order,
 /// each rule once (reference 2.6, shell).
 pub fn select_shell<S: AsRef<str>>(project: &Project, changed: &[S]) -> Selection {
-    let sorted = sorted_paths(changed);
+    let sorted = shell_order(changed);
     shell_selection(&sorted, project.index.match_paths(&sorted))
 }
 
@@ -188,17 +188,29 @@ pub fn select_shell_with<S: AsRef<str>>(
     changed: &[S],
     facts: &Facts,
 ) -> Selection {
-    let sorted = sorted_paths(changed);
+    let sorted = shell_order(changed);
     let contents = read_contents(fs, project, &sorted);
+    select_shell_given(project, &sorted, facts, contents.as_deref())
+}
+
+/// Shell changes with the session's facts and each changed file's content
+/// as the caller has it, in [`shell_order`], for `fileContains`.
+pub fn select_shell_given<S: AsRef<str>>(
+    project: &Project,
+    changed: &[S],
+    facts: &Facts,
+    contents: Option<&[Option<String>]>,
+) -> Selection {
+    let sorted = shell_order(changed);
     shell_selection(
         &sorted,
-        project
-            .index
-            .match_paths_with(&sorted, facts, contents.as_deref()),
+        project.index.match_paths_with(&sorted, facts, contents),
     )
 }
 
-fn sorted_paths<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
+/// The order a shell event's changed paths are matched in: normalised,
+/// sorted, each once (reference 2.6, shell).
+pub fn shell_order<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
     let mut sorted: Vec<String> = changed
         .iter()
         .map(|p| paths::normalize_for_match(p.as_ref()))

@@ -72,6 +72,40 @@ fn join<S: AsRef<str>>(items: &[S]) -> String {
         .join(", ")
 }
 
+/// One gate finding as people and models read it: `severity[rule-id]
+/// file:line: message`, then the rule's note verbatim, each line indented
+/// by two spaces. Both hosts show findings in this one form: the Codex
+/// hooks from the gate in process, the Claude Code mod from `rule-fairy
+/// gate check --json`.
+///
+/// ```
+/// use rule_fairy_engine::labels::gate_finding;
+/// assert_eq!(
+///     gate_finding("error", "no-eval", "src/a.ts", 3, "Do not call eval.", Some("PR #12: eval ran user input.")),
+///     "error[no-eval] src/a.ts:3: Do not call eval.\n  PR #12: eval ran user input.\n"
+/// );
+/// ```
+pub fn gate_finding(
+    severity: &str,
+    rule_id: &str,
+    file: &str,
+    line: usize,
+    message: &str,
+    note: Option<&str>,
+) -> String {
+    let mut out = format!("{severity}[{rule_id}] {file}:{line}: {message}\n");
+    if let Some(note) = note.filter(|n| !n.trim().is_empty()) {
+        for line in note.trim_end_matches('\n').lines() {
+            if !line.is_empty() {
+                out.push_str("  ");
+                out.push_str(line);
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// What the gate found in the files an agent just wrote, as the model
 /// reads it: a header counting the findings, each finding as the gate
 /// formats it (rule id, file:line, message, the note verbatim), and what

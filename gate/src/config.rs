@@ -15,8 +15,9 @@ use crate::languages::LanguageGlobs;
 use crate::tree::{normalize, RuleTree};
 use crate::yaml;
 
-pub const SGCONFIG: &str = "sgconfig.yml";
-pub const KAIROKU_RULES: &str = ".kairoku/rules";
+/// Named in the engine, which tells a host whether a project keeps gate
+/// rules before any check runs.
+pub use rule_fairy_engine::gate_check::{KAIROKU_RULES, SGCONFIG};
 pub const KAIROKU_TESTS: &str = ".kairoku/rule-tests";
 
 /// The gate's sources, every directory project-relative and listed once.

@@ -74,25 +74,13 @@ impl Finding {
     /// assert_eq!(finding.human(), "error[no-eval] src/a.ts:3: Do not call eval.\n  PR #12: eval ran user input.\n");
     /// ```
     pub fn human(&self) -> String {
-        let mut out = format!(
-            "{}[{}] {}:{}: {}\n",
+        rule_fairy_engine::labels::gate_finding(
             self.severity.as_str(),
-            self.rule_id,
-            self.file,
+            &self.rule_id,
+            &self.file,
             self.line,
-            self.message
-        );
-        if let Some(note) = self.note.as_deref().filter(|n| !n.trim().is_empty()) {
-            for line in note.trim_end_matches('\n').lines() {
-                if line.is_empty() {
-                    out.push('\n');
-                } else {
-                    out.push_str("  ");
-                    out.push_str(line);
-                    out.push('\n');
-                }
-            }
-        }
-        out
+            &self.message,
+            self.note.as_deref(),
+        )
     }
 }

@@ -2,9 +2,12 @@
 /* eslint-disable */
 export const memory: WebAssembly.Memory;
 export const __wbg_workspace_free: (a: number, b: number) => void;
+export const gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number) => [number, number, number];
+export const gateFinding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number];
 export const nothingInjected: () => [number, number];
 export const shellCandidates: (a: number, b: number) => [number, number];
 export const stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
+export const workspace_contentsDue: (a: number, b: any) => [number, number, number, number];
 export const workspace_decide: (a: number, b: any) => [number, number, number];
 export const workspace_documentsDue: (a: number, b: any) => [number, number, number, number];
 export const workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
@@ -18,12 +21,13 @@ export const workspace_remove: (a: number, b: number, c: number) => void;
 export const workspace_rulesSource: (a: number) => [number, number, number];
 export const workspace_setFrameLimits: (a: number, b: number, c: number) => void;
 export const workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
+export const workspace_wants: (a: number) => [number, number, number];
 export const __wbindgen_malloc: (a: number, b: number) => number;
 export const __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
 export const __wbindgen_free: (a: number, b: number, c: number) => void;
 export const __wbindgen_exn_store: (a: number) => void;
 export const __externref_table_alloc: () => number;
 export const __wbindgen_externrefs: WebAssembly.Table;
-export const __externref_drop_slice: (a: number, b: number) => void;
 export const __externref_table_dealloc: (a: number) => void;
+export const __externref_drop_slice: (a: number, b: number) => void;
 export const __wbindgen_start: () => void;

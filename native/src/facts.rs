@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::process::Command;
 
 use clap::Args;
-use rule_fairy_engine::conditions::{ci_from_env, normalize_os, project_tags, Facts};
+use rule_fairy_engine::conditions::{
+    branch_from_symbolic_ref, ci_from_env, normalize_os, project_tags, Facts,
+};
 use rule_fairy_engine::paths;
 use rule_fairy_engine::project::Project;
 
@@ -55,16 +57,17 @@ pub fn machine_os() -> String {
     })
 }
 
-/// The project's git branch; none when detached or outside git. Asked of
-/// the symbolic ref, so a branch with no commit yet has its name too.
+/// The project's git branch; none when detached or outside git.
 pub fn git_branch(root: &str) -> Option<String> {
     let out = Command::new("git")
         .args(["symbolic-ref", "--quiet", "--short", "HEAD"])
         .current_dir(root)
         .output()
         .ok()?;
-    let branch = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    (out.status.success() && !branch.is_empty() && branch != "HEAD").then_some(branch)
+    if !out.status.success() {
+        return None;
+    }
+    branch_from_symbolic_ref(&String::from_utf8(out.stdout).ok()?)
 }
 
 /// The facts this machine can tell about a session in `project`, with the

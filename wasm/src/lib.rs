@@ -8,9 +8,12 @@ mod explain_prompt;
 #[cfg(feature = "playground")]
 pub mod playground;
 
+use rule_fairy_engine::claude_gate::gate_answer;
 use rule_fairy_engine::claude_state::after_compaction;
 use rule_fairy_engine::claude_workspace::{ClaudeWorkspace, EventRequest};
 use rule_fairy_engine::frames::FrameLimits;
+use rule_fairy_engine::gate_check::read_gate_run;
+use rule_fairy_engine::labels::gate_finding;
 use rule_fairy_engine::labels::NOTHING_INJECTED;
 use rule_fairy_engine::shell::{candidate_paths, parse_porcelain};
 use serde::Serialize;
@@ -36,6 +39,43 @@ pub fn shell_candidates(porcelain: &[u8]) -> Vec<String> {
 #[wasm_bindgen(js_name = stateAfterCompaction)]
 pub fn state_after_compaction(saved: &str, now: f64) -> Option<String> {
     after_compaction(saved, now as i64)
+}
+
+/// One finding of `rule-fairy gate check --json` as both hosts show it:
+/// the fields of its JSON line, in the gate's own words (`note` empty when
+/// the rule has none).
+#[wasm_bindgen(js_name = gateFinding)]
+pub fn gate_finding_js(
+    severity: &str,
+    rule_id: &str,
+    file: &str,
+    line: u32,
+    message: &str,
+    note: &str,
+) -> String {
+    gate_finding(severity, rule_id, file, line as usize, message, Some(note))
+}
+
+/// `{ entry, log, state }` after `rule-fairy gate check --json` ran on a
+/// written file: `exit` is its status (`undefined` when it did not start or
+/// was stopped, `stderr` then saying why), `findings` its lines as
+/// `gateFinding` words them, `saved` the session state.
+#[wasm_bindgen(js_name = gateAnswer)]
+pub fn gate_answer_js(
+    saved: &str,
+    exit: Option<i32>,
+    findings: JsValue,
+    stderr: &str,
+    now: f64,
+) -> Result<JsValue, JsError> {
+    // Read as serde reads the event's lists: no second decoder of arrays.
+    let texts: Vec<String> = serde_wasm_bindgen::from_value(findings)
+        .map_err(|e| JsError::new(&format!("bad gate findings: {e}")))?;
+    to_js(&gate_answer(
+        saved,
+        read_gate_run(exit, &texts, stderr),
+        now as i64,
+    ))
 }
 
 /// A project as the Claude Code mod keeps it between events: the files the
@@ -143,6 +183,22 @@ impl Workspace {
     pub fn edit_probes(&self, file: &str) -> Result<JsValue, JsError> {
         let (file, probes) = self.inner.edit_probes(file);
         to_js(&EditProbes { file, probes })
+    }
+
+    /// `{ facts, markers, gate }`: the facts some rule tests, the marker
+    /// files project tags come from, and the paths whose presence means the
+    /// project keeps gate rules.
+    pub fn wants(&mut self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.wants())
+    }
+
+    /// The absolute paths of the files whose text `fileContains` would test
+    /// for `request` (none when no rule tests contents).
+    #[wasm_bindgen(js_name = contentsDue)]
+    pub fn contents_due(&mut self, request: JsValue) -> Result<Vec<String>, JsError> {
+        let request: EventRequest = serde_wasm_bindgen::from_value(request)
+            .map_err(|e| JsError::new(&format!("bad event request: {e}")))?;
+        Ok(self.inner.contents_due(&request))
     }
 
     /// `"off"`, `"start"` or `"check"`: whether a shell event runs git.

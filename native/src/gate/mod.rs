@@ -73,7 +73,9 @@ struct TestArgs {
     common: Common,
 }
 
-const CANNOT_RUN: u8 = 2;
+/// The engine reads the status back when a host runs `gate check` as a
+/// process.
+const CANNOT_RUN: u8 = rule_fairy_engine::gate_check::CANNOT_RUN as u8;
 
 pub fn run(args: &GateArgs) -> ExitCode {
     let result = match &args.command {
@@ -85,7 +87,10 @@ pub fn run(args: &GateArgs) -> ExitCode {
         Ok(code) => code,
         Err(message) => {
             eprintln!("rule-fairy gate: {message}");
-            eprintln!("rule-fairy gate: nothing was judged clean; fix this and run again");
+            eprintln!(
+                "rule-fairy gate: {}",
+                rule_fairy_engine::gate_check::NOTHING_JUDGED
+            );
             ExitCode::from(CANNOT_RUN)
         }
     }

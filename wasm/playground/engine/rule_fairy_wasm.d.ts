@@ -47,6 +47,11 @@ export class Workspace {
     free(): void;
     [Symbol.dispose](): void;
     /**
+     * The absolute paths of the files whose text `fileContains` would test
+     * for `request` (none when no rule tests contents).
+     */
+    contentsDue(request: any): string[];
+    /**
      * Decides one event: `request` is an `EventRequest`, the answer an
      * `EventResponse` (entries, delivered, deferred, log, state, stateError).
      */
@@ -105,6 +110,12 @@ export class Workspace {
      * `"off"`, `"start"` or `"check"`: whether a shell event runs git.
      */
     shellPlan(state: string): any;
+    /**
+     * `{ facts, markers, gate }`: the facts some rule tests, the marker
+     * files project tags come from, and the paths whose presence means the
+     * project keeps gate rules.
+     */
+    wants(): any;
 }
 
 /**
@@ -115,6 +126,21 @@ export class Workspace {
  * `rule-fairy explain --prompt TEXT --json` prints.
  */
 export function explainPrompt(files: string, prompt: string): string;
+
+/**
+ * `{ entry, log, state }` after `rule-fairy gate check --json` ran on a
+ * written file: `exit` is its status (`undefined` when it did not start or
+ * was stopped, `stderr` then saying why), `findings` its lines as
+ * `gateFinding` words them, `saved` the session state.
+ */
+export function gateAnswer(saved: string, exit: number | null | undefined, findings: any, stderr: string, now: number): any;
+
+/**
+ * One finding of `rule-fairy gate check --json` as both hosts show it:
+ * the fields of its JSON line, in the gate's own words (`note` empty when
+ * the rule has none).
+ */
+export function gateFinding(severity: string, rule_id: string, file: string, line: number, message: string, note: string): string;
 
 /**
  * The second line of every failed-delivery entry, for hosts that must
@@ -149,6 +175,8 @@ export interface InitOutput {
     readonly __wbg_playground_free: (a: number, b: number) => void;
     readonly __wbg_workspace_free: (a: number, b: number) => void;
     readonly explainPrompt: (a: number, b: number, c: number, d: number) => [number, number, number, number];
+    readonly gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number) => [number, number, number];
+    readonly gateFinding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number];
     readonly nothingInjected: () => [number, number];
     readonly playground_answer: (a: number, b: any, c: any) => [number, number, number];
     readonly playground_check: (a: number) => [number, number, number];
@@ -159,6 +187,7 @@ export interface InitOutput {
     readonly ruleFilesIn: (a: number, b: number, c: number, d: number) => [number, number];
     readonly shellCandidates: (a: number, b: number) => [number, number];
     readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
+    readonly workspace_contentsDue: (a: number, b: any) => [number, number, number, number];
     readonly workspace_decide: (a: number, b: any) => [number, number, number];
     readonly workspace_documentsDue: (a: number, b: any) => [number, number, number, number];
     readonly workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
@@ -172,6 +201,7 @@ export interface InitOutput {
     readonly workspace_rulesSource: (a: number) => [number, number, number];
     readonly workspace_setFrameLimits: (a: number, b: number, c: number) => void;
     readonly workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
+    readonly workspace_wants: (a: number) => [number, number, number];
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

@@ -110,6 +110,21 @@ export class Workspace {
         wasm.__wbg_workspace_free(ptr, 0);
     }
     /**
+     * The absolute paths of the files whose text `fileContains` would test
+     * for `request` (none when no rule tests contents).
+     * @param {any} request
+     * @returns {string[]}
+     */
+    contentsDue(request) {
+        const ret = wasm.workspace_contentsDue(this.__wbg_ptr, request);
+        if (ret[3]) {
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
      * Decides one event: `request` is an `EventRequest`, the answer an
      * `EventResponse` (entries, delivered, deferred, log, state, stateError).
      * @param {any} request
@@ -299,6 +314,19 @@ export class Workspace {
         }
         return takeFromExternrefTable0(ret[0]);
     }
+    /**
+     * `{ facts, markers, gate }`: the facts some rule tests, the marker
+     * files project tags come from, and the paths whose presence means the
+     * project keeps gate rules.
+     * @returns {any}
+     */
+    wants() {
+        const ret = wasm.workspace_wants(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
 }
 if (Symbol.dispose) Workspace.prototype[Symbol.dispose] = Workspace.prototype.free;
 
@@ -339,6 +367,85 @@ export function explainPrompt(files, prompt) {
         return getStringFromWasm0(ptr3, len3);
     } finally {
         wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+}
+
+/**
+ * `{ entry, log, state }` after `rule-fairy gate check --json` ran on a
+ * written file: `exit` is its status (`undefined` when it did not start or
+ * was stopped, `stderr` then saying why), `findings` its lines as
+ * `gateFinding` words them, `saved` the session state.
+ * @param {string} saved
+ * @param {number | null | undefined} exit
+ * @param {any} findings
+ * @param {string} stderr
+ * @param {number} now
+ * @returns {any}
+ */
+export function gateAnswer(saved, exit, findings, stderr, now) {
+    const val3 = +(isLikeNone(exit) ? Number.MAX_SAFE_INTEGER : (exit) >> 0);
+    const val4 = +now;
+    let ptr0, len0, ptr1, len1;
+    try {
+        ptr0 = passStringToWasm0(saved, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = passStringToWasm0(stderr, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.gateAnswer(ptr0, len0, val3, findings, ptr1, len1, val4);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * One finding of `rule-fairy gate check --json` as both hosts show it:
+ * the fields of its JSON line, in the gate's own words (`note` empty when
+ * the rule has none).
+ * @param {string} severity
+ * @param {string} rule_id
+ * @param {string} file
+ * @param {number} line
+ * @param {string} message
+ * @param {string} note
+ * @returns {string}
+ */
+export function gateFinding(severity, rule_id, file, line, message, note) {
+    let deferred7_0;
+    let deferred7_1;
+    try {
+        const val6 = +line;
+        let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3, ptr4, len4;
+        try {
+            ptr0 = passStringToWasm0(severity, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(rule_id, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(file, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+            ptr3 = passStringToWasm0(message, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len3 = WASM_VECTOR_LEN;
+            ptr4 = passStringToWasm0(note, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len4 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr4) { wasm.__wbindgen_free(ptr4, len4 * 1, 1); }
+            if (ptr3) { wasm.__wbindgen_free(ptr3, len3 * 1, 1); }
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.gateFinding(ptr0, len0, ptr1, len1, ptr2, len2, val6, ptr3, len3, ptr4, len4);
+        deferred7_0 = ret[0];
+        deferred7_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
     }
 }
 
