@@ -1,16 +1,19 @@
 // One delivery, from an event to the context entries it attaches: gather
 // what the engine reads (the project's files, the conversation, the saved
-// state, git, the clock), let it decide, carry out what it says.
+// state, the facts rules test, the files they read, git, the clock), let
+// it decide, carry out what it says.
 import type { EngineInterface } from 'claude-code'
 import { frameTexts } from './conversation'
 import { stateAfterCompaction } from './engine/rule_fairy_wasm'
 import { loadEngine } from './engine'
+import { gatherFacts, type Wants } from './facts'
 import { serial } from './queue'
 import { gitCheck, type ShellReport } from './shell'
-import { refresh, refreshDocuments, Snapshot } from './snapshot'
+import { readText, refresh, refreshDocuments, Snapshot, snapshotOf } from './snapshot'
 import { keepCorrupt, readState, recordPluginRoot, stateFile, sweepOldStates, writeState } from './state'
 
-export type Event = { kind: 'prompt'; prompt: string } | { kind: 'edit'; file: string; id: string } | { kind: 'shell'; id: string }
+/** `command` is the slash command a prompt runs (`e.command.name`). */
+export type Event = { kind: 'prompt'; prompt: string; command?: string } | { kind: 'edit'; file: string; id: string } | { kind: 'shell'; id: string }
 
 type Response = {
   entries: string[]
@@ -21,14 +24,12 @@ type Response = {
   stateError: string | null | undefined
 }
 
-/** Module state: one copy of each project's files, across events. */
-const snapshots = new Map<string, Promise<Snapshot>>()
 /** Directory -> whether it holds a `.git` entry (it is a checkout root). */
 const checkouts = new Map<string, Promise<boolean>>()
 let events = 0
 
 /** Timings of the last delivery, in milliseconds, for the benchmark. */
-const timings = { load: 0, total: 0, files: 0, conversation: 0, documents: 0, engine: 0 }
+const timings = { load: 0, total: 0, files: 0, conversation: 0, facts: 0, documents: 0, engine: 0 }
 
 export async function deliver($: EngineInterface, event: Event): Promise<string[]> {
   const started = performance.now()
@@ -54,6 +55,13 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
     }
     let fileArg: string | undefined
     if (event.kind === 'edit') fileArg = await placeEdit($, snapshot, event.file)
+    const factsStarted = performance.now()
+    const wants = snapshot.ws.wants() as Wants
+    const [facts] = await Promise.all([
+      gatherFacts($, wants, root, event.kind === 'prompt' ? event.command : undefined),
+      refreshDocuments($, snapshot, wants.markers),
+    ])
+    timings.facts = performance.now() - factsStarted
     events += 1
     const request = {
       kind: event.kind,
@@ -65,7 +73,12 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
       state: saved,
       stateFile: file.shown,
       now,
+      facts,
+      contents: [] as (string | null)[],
     }
+    // The files `fileContains` tests, read once each, in the order the
+    // engine reads them back.
+    request.contents = await Promise.all(snapshot.ws.contentsDue(request).map(path => readText($, path)))
     const documents = performance.now()
     await refreshDocuments($, snapshot, snapshot.ws.documentsDue(request))
     timings.documents = performance.now() - documents
@@ -82,7 +95,7 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
   // The figures the benchmark reads (tests/claude/bench-session.mjs), in
   // the debug log only.
   const compiled = load > 0 ? `; engine compiled and instantiated in ${load.toFixed(2)} ms` : ''
-  const parts = `files ${timings.files.toFixed(2)}, conversation ${timings.conversation.toFixed(2)}, documents ${timings.documents.toFixed(2)}, engine ${timings.engine.toFixed(2)}`
+  const parts = `files ${timings.files.toFixed(2)}, conversation ${timings.conversation.toFixed(2)}, facts ${timings.facts.toFixed(2)}, documents ${timings.documents.toFixed(2)}, engine ${timings.engine.toFixed(2)}`
   $.ui.log(`rule-fairy: ${event.kind} delivery took ${timings.total.toFixed(2)} ms (${parts})${compiled}`, { to: 'debug' })
   return entries
 }
@@ -97,18 +110,6 @@ export async function compacted($: EngineInterface): Promise<void> {
     const changed = stateAfterCompaction(await readState($, file), await $.clock.now())
     if (changed !== undefined) await writeState($, root, file, changed)
   })
-}
-
-function snapshotOf($: EngineInterface, root: string): Promise<Snapshot> {
-  let snapshot = snapshots.get(root)
-  if (snapshot === undefined) {
-    snapshot = $.fs
-      .stat(root, { resolve: true })
-      .then(stat => new Snapshot(root, stat.realPath ?? root))
-    snapshots.set(root, snapshot)
-    snapshot.catch(() => snapshots.delete(root))
-  }
-  return snapshot
 }
 
 /** The edited file, absolute, with the checkouts that place it made known

@@ -1,10 +1,12 @@
 // Rule Fairy for Claude Code: a repository's rules delivered when they
 // matter. Prompts bring always-on and keyword rules, edits and shell
-// changes bring the rules whose globs match; the WebAssembly engine decides
+// changes bring the rules whose globs match, and a written file is held to
+// the repository's ast-grep rules; the WebAssembly engine decides
 // everything (../wasm, built into ./engine), this module only carries.
 import type { Register } from 'claude-code'
 import { compacted, deliver } from './deliver'
 import { entryFor, logLine } from './failure'
+import { checkWritten } from './gate'
 
 /** Prompts another agent or process composed: keyword rules match what the
  * person asked, so these deliver nothing (reference 5.2.1). */
@@ -23,7 +25,7 @@ export const register: Register = on => {
 
   on('prompt.submit', async ($, e, next) => {
     if (NOT_THE_PERSON.has(e.origin.kind)) return next(e)
-    const entries = await deliver($, { kind: 'prompt', prompt: e.text })
+    const entries = await deliver($, { kind: 'prompt', prompt: e.text, command: e.command?.name })
     return next(entries.length === 0 ? e : { ...e, context: [...(e.context ?? []), ...entries] })
   }).catch(async ($, e, next) => {
     const entry = entryFor('prompt', next.error)
@@ -40,6 +42,9 @@ export const register: Register = on => {
     const file = [input.file_path, input.notebook_path, input.path].find(value => typeof value === 'string')
     if (typeof file !== 'string') return result
     const entries = await deliver($, { kind: 'edit', file, id: e.tool_use_id ?? '' })
+    // A call that errored wrote nothing: the file's old findings are not
+    // this write's. Its rules still come, as for any edit.
+    if (result.isError !== true) entries.push(...(await checkWritten($, file)))
     return entries.length === 0 ? result : { ...result, context: [...(result.context ?? []), ...entries] }
   }).catch(async ($, e, next) => {
     const result = await next(e)

@@ -14,6 +14,20 @@ const MAX_DEPTH = 40
 
 const CONFIG = 'rule-fairy.edn'
 
+/** Module state: one copy of each project's files, across events. */
+const snapshots = new Map<string, Promise<Snapshot>>()
+
+/** The copy of the project at `root`, made on first use. */
+export function snapshotOf($: EngineInterface, root: string): Promise<Snapshot> {
+  let snapshot = snapshots.get(root)
+  if (snapshot === undefined) {
+    snapshot = $.fs.stat(root, { resolve: true }).then(stat => new Snapshot(root, stat.realPath ?? root))
+    snapshots.set(root, snapshot)
+    snapshot.catch(() => snapshots.delete(root))
+  }
+  return snapshot
+}
+
 export class Snapshot {
   readonly ws: Workspace
   config: Seen | null | undefined
@@ -99,7 +113,8 @@ export async function refresh($: EngineInterface, s: Snapshot): Promise<void> {
 }
 
 /** Makes sure of the documents a delivery is about to read: only those
- * its due rules import, so an event that delivers nothing reads none. */
+ * its due rules import, so an event that delivers nothing reads none; and
+ * of the marker files project tags come from, when a rule tests them. */
 export async function refreshDocuments($: EngineInterface, s: Snapshot, docs: readonly string[]): Promise<void> {
   await Promise.all(docs.map(doc => syncDocument($, s, doc)))
 }
@@ -259,6 +274,25 @@ async function readBytes($: EngineInterface, path: string): Promise<Uint8Array |
   try {
     const read = await $.fs.read(path, { as: 'bytes' })
     return fromBase64(read.base64)
+  } catch {
+    return null
+  }
+}
+
+/** Claude Code's hooks environment takes the decoder's options (verified),
+ * its declarations do not. */
+const Decoder = TextDecoder as unknown as new (label: string, options: { fatal: boolean; ignoreBOM: boolean }) => TextDecoder
+// Invalid bytes throw rather than turn into U+FFFD, and a byte order mark
+// stays, as the native engine's UTF-8 read does.
+const utf8 = new Decoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** A file's text, or null when it cannot be read or is not UTF-8 (as the
+ * native engine reads a file `fileContains` tests). */
+export async function readText($: EngineInterface, path: string): Promise<string | null> {
+  const bytes = await readBytes($, path)
+  if (bytes === null) return null
+  try {
+    return utf8.decode(bytes)
   } catch {
     return null
   }

@@ -1,7 +1,8 @@
 // A project and a session for the mod under `claude plugin test`, where
 // nothing beneath the plugins answers `$` unless the test does: files in
 // memory (with times and links), git and `stat` answers computed from them,
-// the conversation the session holds, and records of what the mod did.
+// the conversation the session holds, the session's facts (model,
+// platform, environment, tools, branch), and records of what the mod did.
 import type { On } from 'claude-code'
 import { mock } from 'claude-code/testing'
 
@@ -27,7 +28,7 @@ export type World = {
   refuse: Map<string, string>
   /** Paths to answer a read of as gone, though listed. */
   vanishing: Set<string>
-  /** What the mod logged to the transcript. */
+  /** What the mod logged to the transcript (not the debug log). */
   logs: string[]
   /** Every argv the mod ran. */
   runs: string[][]
@@ -35,6 +36,20 @@ export type World = {
   reads: string[]
   /** The session's id. */
   sessionId: string
+  /** What `$.session.model()` answers. */
+  model: string
+  /** What `$.session.info()` answers of the platform and the agent. */
+  platform: 'macos' | 'windows' | 'wsl' | 'linux' | 'unknown'
+  agentType: string | undefined
+  /** The environment `$.env.get` reads. */
+  env: Record<string, string>
+  /** The names `$.tool.list()` answers. */
+  tools: string[]
+  /** The branch git names (`git symbolic-ref`); undefined: detached. */
+  branch: string | undefined
+  /** Facts asked of the session: `session.model`, `session.info`,
+   * `env.get <name>`, `tool.list`. */
+  asked: string[]
   /** How core answers a tool call (the tool "runs"). */
   answerTool: (e: { tool: string }) => unknown
   /** An answer for a command, before the usual git and `stat` ones. */
@@ -75,6 +90,13 @@ export function world(on: On, files: Record<string, string> = {}): World {
     runs: [],
     reads: [],
     sessionId: SESSION,
+    model: 'claude-opus-5-5',
+    platform: 'linux',
+    agentType: undefined,
+    env: {},
+    tools: ['Bash', 'Edit', 'Read', 'Write'],
+    branch: 'main',
+    asked: [],
     answerTool: () => ({ result: 'done' }),
     answerRun: () => undefined,
     clock: {
@@ -116,8 +138,24 @@ export function world(on: On, files: Record<string, string> = {}): World {
   on('session.root', () => refused('session.root') ?? { value: ROOT })
   on('session.cwd', () => ({ value: ROOT }))
   on('session.messages', () => refused('session.messages') ?? { value: w.messages as never })
+  on('session.model', () => {
+    w.asked.push('session.model')
+    return { value: w.model }
+  })
+  on('session.info', () => {
+    w.asked.push('session.info')
+    return { value: { transcriptPath: '', platform: w.platform, isHosted: false, ...(w.agentType === undefined ? {} : { agentType: w.agentType }) } }
+  })
+  on('env.get', (_$, e) => {
+    w.asked.push(`env.get ${e.name}`)
+    return { value: w.env[e.name] }
+  })
+  on('tool.list', () => {
+    w.asked.push('tool.list')
+    return { value: w.tools.map(name => ({ name, description: name, mcp: name.startsWith('mcp__') })) }
+  })
   on('ui.log', (_$, e) => {
-    w.logs.push(e.text)
+    if (e.to !== 'debug') w.logs.push(e.text)
     return { value: undefined }
   })
   on('fs.exists', (_$, e) => {
@@ -182,6 +220,10 @@ export function world(on: On, files: Record<string, string> = {}): World {
     if (answered !== undefined) return { value: answered }
     const ok = (stdout: string) => ({ value: { exitCode: 0, stdout, stderr: '', isStdoutTruncated: false, isStderrTruncated: false } })
     if (argv[0] === 'git' && argv[1] === 'rev-parse') return ok(`${ROOT}\n`)
+    if (argv[0] === 'git' && argv[1] === 'symbolic-ref') {
+      if (w.branch === undefined) return { value: { exitCode: 1, stdout: '', stderr: '', isStdoutTruncated: false, isStderrTruncated: false } }
+      return ok(`${w.branch}\n`)
+    }
     if (argv[0] === 'git' && argv[1] === 'status') return ok(w.status.map(entry => `${entry}\0`).join(''))
     if (argv[0] === 'stat' && argv[1] === '--version') return ok('stat (GNU coreutils) 9.4\n')
     if (argv[0] === 'stat') {

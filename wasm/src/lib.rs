@@ -224,3 +224,21 @@ impl Workspace {
         to_js(&self.inner.decide(&request))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rule_fairy_engine::conditions::CI_VARIABLES;
+
+    #[test]
+    fn the_mod_reads_every_ci_variable_the_engine_names() {
+        // `$.env.get` takes only literal names, so the mod spells each one
+        // out; a name the engine adds must be added there too.
+        let facts = include_str!("../../mod/facts.ts");
+        for name in CI_VARIABLES {
+            assert!(
+                facts.contains(&format!("$.env.get('{name}')")),
+                "mod/facts.ts does not read {name}"
+            );
+        }
+    }
+}
