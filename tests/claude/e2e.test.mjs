@@ -1,10 +1,14 @@
 // The mod in a real Claude Code session: `claude -p` with this repository as
 // the plugin, the model played by a mock Messages API on 127.0.0.1 that
 // scripts a prompt naming a keyword, an Edit of a glob-matched file and a
-// Bash command writing another, then `/compact` and a prompt. Asserts on
-// the request bodies Claude Code sent: each due rule reaches the model
-// once, and again after the compaction. Then the same plugin installed from
-// the marketplace of a checkout, as a person installs it.
+// Bash command writing another; a second prompt in the same session and an
+// Edit that breaks a gate rule; then `/compact` and a prompt. Asserts on
+// the request bodies Claude Code sent: each durable rule reaches the model
+// once, and again after the compaction; the rule on the session's model
+// comes with every prompt; the gate's finding and its note follow the Edit
+// that broke the rule. Then the same plugin installed from the marketplace
+// of a checkout, as a person installs it. The gate check runs the binary
+// RULE_FAIRY_BIN names (tests/claude/run sets it to the workspace build).
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -14,13 +18,19 @@ import { after, before, test } from 'node:test'
 import { startMock } from './mock-messages.mjs'
 import { CLAUDE, claude, REPO } from './session.mjs'
 
+const GATE_NOTE = 'Incident 7 - eval ran a request body.'
+
 const RULES = {
   '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\n# Always\n\nAnswer in plain words.',
   '.cursor/rules/widget.mdc': '---\npromptAnyOf: widget\n---\n# Widgets\n\nA widget is a small component.',
   '.cursor/rules/typescript.mdc': '---\nglobs: src/**/*.ts\n---\n# TypeScript\n\nStrict types.\n\n@docs/guide.md#types',
   '.cursor/rules/notes.mdc': '---\nglobs: notes/**\n---\n# Notes\n\nNotes are dated.',
+  // Ephemeral: it depends on the model `$.session.model()` names.
+  '.cursor/rules/model.mdc': '---\nmodel: [claude-opus-5-5]\n---\n# Model\n\nThis model answers in short sentences.',
   'docs/guide.md': '# Guide\n\n## Types\n\nNo any, ever.\n\n## Other\n\nNot imported.\n',
   'src/app.ts': 'export const answer = 1\n',
+  // A gate rule in ast-grep's format, checked on every file Claude writes.
+  '.kairoku/rules/no-eval.yml': `id: no-eval\nlanguage: TypeScript\nseverity: error\nmessage: Do not call eval.\nnote: ${GATE_NOTE}\nrule:\n  pattern: eval($X)\n`,
 }
 
 let home
@@ -54,6 +64,14 @@ before(async () => {
         { tool: 'Edit', input: { file_path: app, old_string: 'answer = 1', new_string: 'answer = 2' } },
         { tool: 'Bash', input: { command: 'mkdir -p notes && printf "today\\n" > notes/today.md', description: 'Write a note' } },
         { text: 'Added.' },
+      ],
+    },
+    {
+      prompt: 'run the request body',
+      turns: [
+        { tool: 'Read', input: { file_path: app } },
+        { tool: 'Edit', input: { file_path: app, old_string: 'answer = 2', new_string: 'answer = eval("2")' } },
+        { text: 'Done.' },
       ],
     },
     { prompt: 'one more widget', turns: [{ text: 'Sure.' }] },
@@ -94,8 +112,10 @@ test('a prompt, an edit and a shell change each bring their rules once', async (
   assert.equal(readFileSync(join(project, 'notes/today.md'), 'utf8'), 'today\n', 'the Bash command ran')
 
   assert.equal(mock.requests.length, 4, 'one request per assistant turn')
+  assert.equal(mock.requests[0].model, 'claude-opus-5-5', 'the model model.mdc names')
   const [afterPrompt, afterRead, afterEdit, afterBash] = mock.requests.map(hookContext)
   assert.equal(count(afterPrompt, 'always.mdc'), 1)
+  assert.equal(count(afterPrompt, 'model.mdc'), 1, 'the rule on the session model came with the prompt')
   assert.equal(count(afterPrompt, 'widget.mdc'), 1)
   assert.match(afterPrompt, /\[rule-fairy matched: keyword "widget"\]/)
   assert.equal(count(afterRead, 'typescript.mdc'), 0, 'a Read is not an edit')
@@ -103,19 +123,42 @@ test('a prompt, an edit and a shell change each bring their rules once', async (
   assert.match(afterEdit, /\[rule-fairy matched: glob on src\/app\.ts\]/)
   assert.match(afterEdit, /No any, ever\./, 'the imported section came with the rule')
   assert.doesNotMatch(afterEdit, /Not imported\./)
+  assert.doesNotMatch(afterEdit, /\[rule-fairy gate:/, 'a clean Edit brings no gate text')
   assert.equal(count(afterBash, 'notes.mdc'), 1)
   assert.match(afterBash, /\[rule-fairy matched: glob on notes\/today\.md, changed by a shell command\]/)
   assert.match(afterBash, /Apply these rules on the next pass over this change\./)
   // The last request carries the whole conversation: every rule once.
-  for (const rule of ['always.mdc', 'widget.mdc', 'typescript.mdc', 'notes.mdc']) {
+  for (const rule of ['always.mdc', 'widget.mdc', 'typescript.mdc', 'notes.mdc', 'model.mdc']) {
     assert.equal(count(afterBash, rule), 1, `${rule} reached the model once`)
   }
   assert.doesNotMatch(afterBash, /rule-fairy error/)
   const state = JSON.parse(readFileSync(join(project, `.rule-fairy/claude/${sessionId}.json`), 'utf8'))
+  // The ephemeral rule is never recorded.
   assert.deepEqual(Object.keys(state.delivered).sort(), ['always.mdc', 'notes.mdc', 'typescript.mdc', 'widget.mdc'])
   assert.equal(readFileSync(join(project, '.rule-fairy/claude/.gitignore'), 'utf8'), '*\n')
   // Where the plugin is, for a project's own review skill.
   assert.equal(readFileSync(join(project, '.rule-fairy/claude/plugin-root'), 'utf8'), `${REPO}\n`)
+})
+
+test('the next prompt brings the ephemeral rule again, and an Edit that breaks a gate rule gets the finding', async () => {
+  assert.ok(sessionId, 'the first session ran')
+  const before = mock.requests.length
+  const result = await run(['run the request body', '--resume', sessionId, '--permission-mode', 'acceptEdits'])
+  assert.equal(result.code, 0, result.stderr)
+  assert.equal(readFileSync(join(project, 'src/app.ts'), 'utf8'), 'export const answer = eval("2")\n', 'the Edit ran')
+  assert.equal(mock.requests.length, before + 3, 'one request per assistant turn')
+  const [afterPrompt, afterRead, afterEdit] = mock.requests.slice(before).map(hookContext)
+  // The whole conversation: turn 1's delivery and this prompt's.
+  assert.equal(count(afterPrompt, 'model.mdc'), 2, 'the ephemeral rule came again with this prompt')
+  assert.equal(count(afterPrompt, 'always.mdc'), 1, 'the durable rule did not come again')
+  assert.equal(count(afterPrompt, 'widget.mdc'), 1)
+  assert.doesNotMatch(afterRead, /\[rule-fairy gate:/)
+  const gate = afterEdit.slice(afterEdit.indexOf('[rule-fairy gate: 1 finding in the files just written]'))
+  assert.ok(afterEdit.includes('[rule-fairy gate: 1 finding in the files just written]'), 'the request after the Edit carries the finding')
+  assert.match(gate, /^\[rule-fairy gate: 1 finding in the files just written\]\nerror\[no-eval\] src\/app\.ts:1: Do not call eval\.\n {2}Incident 7 - eval ran a request body\./)
+  assert.match(gate, /These are the repository's own ast-grep rules\./)
+  assert.equal(count(afterEdit, 'typescript.mdc'), 1, 'the rule is still in the conversation, not sent again')
+  assert.doesNotMatch(afterEdit, /rule-fairy error|could not run/)
 })
 
 test('after /compact the rules the prompt matches come again', async () => {
@@ -134,6 +177,7 @@ test('after /compact the rules the prompt matches come again', async () => {
   assert.match(JSON.stringify(request.messages), /continued from a previous conversation|<summary>|summary/i)
   assert.equal(count(context, 'always.mdc'), 1, 'the always-on rule came again')
   assert.equal(count(context, 'widget.mdc'), 1, 'the keyword rule came again')
+  assert.equal(count(context, 'model.mdc'), 1, 'the ephemeral rule came with this prompt, the earlier ones compacted away')
   assert.equal(count(context, 'typescript.mdc'), 0, 'no edit matched it since')
 })
 
