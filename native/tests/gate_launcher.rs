@@ -67,7 +67,10 @@ fn stderr(out: &Output) -> String {
 #[test]
 fn a_missing_program_is_127_with_a_line_saying_how_to_install_it() {
     let plugin = installed_launcher();
-    let p = project(&[(".kairoku/rules/no-eval.yml", NO_EVAL), ("a.ts", "eval(x)\n")]);
+    let p = project(&[
+        (".kairoku/rules/no-eval.yml", NO_EVAL),
+        ("a.ts", "eval(x)\n"),
+    ]);
     let out = check(plugin.path(), p.path(), "a.ts", None);
     assert_eq!(out.status.code(), Some(127), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
