@@ -234,7 +234,11 @@ async function main() {
     expectCounts(requests, 9, { base: 1, widget: 1, ui: 1, scripts: 0 }, "brings the glob rule back after the edit");
     expectModelRule(requests, 0, 1, "has the ephemeral model rule of turn 1");
     expectModelRule(requests, 3, 2, "has it again for turn 2, beside turn 1's");
-    expectModelRule(requests, 8, 1, "has it for turn 4, the compaction having removed the earlier ones");
+    // SessionStart brings back every rule that needs no prompt right after
+    // the compaction, the ephemeral one included; turn 4's prompt brings
+    // it again, as every turn's does.
+    expectModelRule(requests, 7, 1, "has it again at once after the compaction, from SessionStart");
+    expectModelRule(requests, 8, 2, "has SessionStart's and turn 4's, the compaction having removed the earlier ones");
 
     console.log("turn 5: an apply_patch that breaks a gate rule");
     mock.expect(
