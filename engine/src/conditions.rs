@@ -546,8 +546,26 @@ impl Compiled {
     }
 }
 
+/// Whether a pattern uses `\p{..}`, `\P{..}` or `\pL`-style classes (an
+/// escaped backslash before the `p` does not count).
+fn has_property_class(pattern: &str) -> bool {
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' && matches!(chars.next(), Some('p' | 'P')) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Compiles a `fileContains` pattern; the error says why it is invalid.
 pub fn compile_pattern(pattern: &str) -> Result<regex::Regex, String> {
+    if has_property_class(pattern) {
+        // The WebAssembly engine is built without Unicode's property tables
+        // (they would double its size); refusing them everywhere keeps a
+        // pattern meaning the same in every host.
+        return Err("Unicode property classes (\\p{...}) are not supported; use a character class like [a-zA-Zà-ÿ]".to_string());
+    }
     regex::RegexBuilder::new(pattern)
         .size_limit(1 << 20)
         .build()
@@ -683,6 +701,22 @@ mod tests {
         for path in fs.asked.borrow().iter() {
             assert!(listed.contains(path), "{path} is read but not listed");
         }
+    }
+
+    #[test]
+    fn property_classes_are_refused_in_every_host() {
+        assert!(compile_pattern("\\p{L}")
+            .unwrap_err()
+            .contains("not supported"));
+        assert!(compile_pattern("x\\PL").is_err());
+        assert!(
+            compile_pattern("\\\\p").is_ok(),
+            "an escaped backslash then p is text"
+        );
+        assert!(compile_pattern("(?i)école\\b")
+            .unwrap()
+            .is_match("UNE ÉCOLE ICI"));
+        assert!(compile_pattern("\\w+").unwrap().is_match("ü"));
     }
 
     #[test]
