@@ -403,7 +403,7 @@ fn every_language_of_the_default_build_scans() {
             "class A { void f() { System.exit(1); } }\n",
         ),
         ("yaml", "privileged: true", "a.yaml", "privileged: true\n"),
-        ("bash", "rm -rf $X", "a.sh", "rm -rf /tmp/x\n"),
+        ("bash", "rm -rf $X", "a.sh", "rm -rf build\n"),
         ("tsx", "eval($X)", "a.tsx", "const a = <b>{eval(1)}</b>;\n"),
     ];
     for (lang, pattern, file, source) in cases {

@@ -66,7 +66,7 @@ test('an edit that matches no rule attaches nothing', async ($, on) => {
 test('a project inside a checkout matches paths below its own root', async ($, on) => {
   const w = world(on, {})
   // The checkout is one level up; the project is `backend/`.
-  w.write('/home/ada/.git/HEAD', 'ref: refs/heads/main')
+  w.write('/srv/ada/.git/HEAD', 'ref: refs/heads/main')
   w.write(`${ROOT}/.cursor/rules/ts.mdc`, '---\nglobs: src/**/*.ts\n---\n# TypeScript rule')
   const result = await $.tool.call({ tool: 'Write', file_path: `${ROOT}/src/a.ts`, content: 'x' })
   expect(result.context?.[0]).toContain('glob on src/a.ts')

@@ -42,7 +42,7 @@ test('the prompt starts the shell check and the state directory ignores itself',
   const w = world(on, RULES)
   await $.prompt.submit({ text: 'hi', wait: false, origin: { kind: 'composer' } })
   expect(w.state()).toMatchObject({ delivered: { 'base.mdc': w.clock.now() }, shell: { checked_at_ms: w.clock.now(), pending: [] } })
-  expect(w.files.get('/home/ada/shop/.rule-fairy/claude/.gitignore')?.text).toBe('*\n')
+  expect(w.files.get('/srv/ada/shop/.rule-fairy/claude/.gitignore')?.text).toBe('*\n')
 })
 
 test('the prompt text and context already attached stay as they were', async ($, on) => {
@@ -56,10 +56,10 @@ test('the prompt text and context already attached stay as they were', async ($,
 test('the first delivery records where the plugin is, once', async ($, on) => {
   const w = world(on, RULES)
   await $.prompt.submit({ text: 'hi', wait: false, origin: { kind: 'composer' } })
-  const recorded = w.files.get('/home/ada/shop/.rule-fairy/claude/plugin-root')
+  const recorded = w.files.get('/srv/ada/shop/.rule-fairy/claude/plugin-root')
   expect(recorded?.text).toMatch(/^\/.+\n$/)
   const written = recorded?.mtimeMs
   await w.clock.advance(5_000)
   await $.prompt.submit({ text: 'again', wait: false, origin: { kind: 'composer' } })
-  expect(w.files.get('/home/ada/shop/.rule-fairy/claude/plugin-root')?.mtimeMs).toBe(written)
+  expect(w.files.get('/srv/ada/shop/.rule-fairy/claude/plugin-root')?.mtimeMs).toBe(written)
 })

@@ -6,7 +6,7 @@
 import type { On } from 'claude-code'
 import { mock } from 'claude-code/testing'
 
-export const ROOT = '/home/ada/shop'
+export const ROOT = '/srv/ada/shop'
 export const SESSION = '3f1c2a9e-0b6d-4c1e-9a57-2d8f7e6b5a41'
 export const STATE = `${ROOT}/.rule-fairy/claude/${SESSION}.json`
 export const T0 = 1_800_000_000_000
