@@ -8,8 +8,8 @@ use std::time::Duration;
 mod support;
 use support::median;
 
-use rule_fairy_engine::index::RuleIndex;
-use rule_fairy_engine::rule::Rule;
+use rule_fairy_engine::matching::index::RuleIndex;
+use rule_fairy_engine::rules::rule::Rule;
 
 fn rule_text(i: usize) -> String {
     format!(

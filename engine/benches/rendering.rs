@@ -8,11 +8,11 @@ use std::hint::black_box;
 mod support;
 use support::median;
 
-use rule_fairy_engine::delivery::{claude_delivery, codex_prompt_text, select_prompt};
-use rule_fairy_engine::frames::FrameLimits;
-use rule_fairy_engine::fs::MemoryFs;
-use rule_fairy_engine::prefix::Trigger;
-use rule_fairy_engine::project::Project;
+use rule_fairy_engine::base::fs::MemoryFs;
+use rule_fairy_engine::delivery::frames::FrameLimits;
+use rule_fairy_engine::delivery::selection::{claude_delivery, codex_prompt_text, select_prompt};
+use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::render::prefix::Trigger;
 
 fn document(d: usize) -> String {
     let mut text = format!("# Guide {d}\n\nIntro.\n");

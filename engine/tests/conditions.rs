@@ -3,13 +3,13 @@
 //! Where opencode-rules has a measured defect, ours does the right thing
 //! and the test says so.
 
-use rule_fairy_engine::conditions::Facts;
-use rule_fairy_engine::delivery::{select_edit_with, select_prompt_with};
-use rule_fairy_engine::formats::Format;
-use rule_fairy_engine::fs::MemoryFs;
-use rule_fairy_engine::index::RuleIndex;
-use rule_fairy_engine::project::Project;
-use rule_fairy_engine::rule::Rule;
+use rule_fairy_engine::base::fs::MemoryFs;
+use rule_fairy_engine::config::formats::Format;
+use rule_fairy_engine::delivery::selection::{select_edit_with, select_prompt_with};
+use rule_fairy_engine::matching::facts::Facts;
+use rule_fairy_engine::matching::index::RuleIndex;
+use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::rules::rule::Rule;
 
 fn index(format: Format, rules: &[(&str, &str)]) -> RuleIndex {
     let rules: Vec<Rule> = rules

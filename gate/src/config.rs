@@ -17,7 +17,7 @@ use crate::yaml;
 
 /// Named in the engine, which tells a host whether a project keeps gate
 /// rules before any check runs.
-pub use rule_fairy_engine::gate_check::{KAIROKU_RULES, SGCONFIG};
+pub use rule_fairy_engine::hosts::gate_check::{KAIROKU_RULES, SGCONFIG};
 pub const KAIROKU_TESTS: &str = ".kairoku/rule-tests";
 
 /// The gate's sources, every directory project-relative and listed once.

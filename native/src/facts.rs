@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 use std::process::Command;
 
 use clap::Args;
-use rule_fairy_engine::conditions::{
-    branch_from_symbolic_ref, ci_from_env, normalize_os, project_tags, Facts,
+use rule_fairy_engine::base::paths;
+use rule_fairy_engine::matching::facts::{
+    branch_from_symbolic_ref, ci_from_env, project_tags, Facts,
 };
-use rule_fairy_engine::paths;
-use rule_fairy_engine::project::Project;
+use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::rules::conditions::normalize_os;
 
 use crate::stdfs::StdFs;
 

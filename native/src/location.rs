@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use rule_fairy_engine::fs::FileSource;
-use rule_fairy_engine::paths;
-use rule_fairy_engine::project::{discover_root, project_relative_path};
+use rule_fairy_engine::base::fs::FileSource;
+use rule_fairy_engine::base::paths;
+use rule_fairy_engine::matching::project::{discover_root, project_relative_path};
 
 use crate::stdfs::StdFs;
 

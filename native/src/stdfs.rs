@@ -3,7 +3,7 @@
 use std::io;
 use std::time::UNIX_EPOCH;
 
-use rule_fairy_engine::fs::{FileSource, Kind, Metadata};
+use rule_fairy_engine::base::fs::{FileSource, Kind, Metadata};
 
 pub struct StdFs;
 

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use rule_fairy_engine::explain::explain_prompt;
-use rule_fairy_engine::fs::MemoryFs;
-use rule_fairy_engine::project::Project;
+use rule_fairy_engine::base::fs::MemoryFs;
+use rule_fairy_engine::matching::explain::explain_prompt;
+use rule_fairy_engine::matching::project::Project;
 use wasm_bindgen::prelude::*;
 
 /// Where the in-memory project is mounted; rule paths in answers start here.

@@ -8,14 +8,14 @@ mod explain_prompt;
 #[cfg(feature = "playground")]
 pub mod playground;
 
-use rule_fairy_engine::claude_gate::gate_answer;
-use rule_fairy_engine::claude_state::after_compaction;
-use rule_fairy_engine::claude_workspace::{ClaudeWorkspace, EventRequest};
-use rule_fairy_engine::frames::FrameLimits;
-use rule_fairy_engine::gate_check::read_gate_run;
-use rule_fairy_engine::labels::gate_finding;
-use rule_fairy_engine::labels::NOTHING_INJECTED;
-use rule_fairy_engine::shell::{candidate_paths, parse_porcelain};
+use rule_fairy_engine::delivery::frames::FrameLimits;
+use rule_fairy_engine::hosts::claude::gate::gate_answer;
+use rule_fairy_engine::hosts::claude::state::after_compaction;
+use rule_fairy_engine::hosts::claude::workspace::{ClaudeWorkspace, EventRequest};
+use rule_fairy_engine::hosts::gate_check::read_gate_run;
+use rule_fairy_engine::hosts::shell::{candidate_paths, parse_porcelain};
+use rule_fairy_engine::render::labels::gate_finding;
+use rule_fairy_engine::render::labels::NOTHING_INJECTED;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -227,7 +227,7 @@ impl Workspace {
 
 #[cfg(test)]
 mod tests {
-    use rule_fairy_engine::conditions::CI_VARIABLES;
+    use rule_fairy_engine::matching::facts::CI_VARIABLES;
 
     #[test]
     fn the_mod_reads_every_ci_variable_the_engine_names() {

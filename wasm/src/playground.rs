@@ -3,8 +3,8 @@
 //! this crate: each function takes plain strings or serde values and
 //! converts errors to `JsError`.
 
-use rule_fairy_engine::case::{Case, EventInput, FactInputs};
-use rule_fairy_engine::case_files::rule_files_in;
+use rule_fairy_engine::playground::case::{Case, EventInput, FactInputs};
+use rule_fairy_engine::playground::case_files::rule_files_in;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 

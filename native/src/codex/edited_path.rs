@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rule_fairy_engine::paths;
-use rule_fairy_engine::project::project_relative_path;
+use rule_fairy_engine::base::paths;
+use rule_fairy_engine::matching::project::project_relative_path;
 
 use crate::stdfs::StdFs;
 

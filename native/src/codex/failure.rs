@@ -4,7 +4,7 @@
 //! error label (`[rule-fairy error: <kind> delivery failed ...]`, 4.7) and
 //! carries no `injected` marker, so it never reads as a delivery.
 
-use rule_fairy_engine::labels::NOTHING_INJECTED;
+use rule_fairy_engine::render::labels::NOTHING_INJECTED;
 
 use super::output::{Event, HookOutput};
 

@@ -4,9 +4,9 @@
 //! not block every write: it is told once per session, and `gate scan`, the
 //! scan of record, fails closed on it.
 
-use rule_fairy_engine::codex_state::SessionState;
-use rule_fairy_engine::labels;
-use rule_fairy_engine::project::Project;
+use rule_fairy_engine::hosts::codex::state::SessionState;
+use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::render::labels;
 
 use super::output::{Event, HookOutput};
 

@@ -31,7 +31,7 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use rule_fairy_engine::project::Project;
+use rule_fairy_engine::matching::project::Project;
 
 use crate::commands::explain::located;
 use crate::location::project_root;
@@ -141,7 +141,7 @@ fn problems(project: &Project, errors: &[rule_fairy_engine::Error]) -> Vec<Strin
 /// The facts Codex reports for rule conditions: the turn's model and a
 /// subagent's type; the rest comes from the machine and git. Codex lists no
 /// tools to a hook, so a `tools` condition never holds here.
-fn facts(input: &HookInput, project: &Project) -> rule_fairy_engine::conditions::Facts {
+fn facts(input: &HookInput, project: &Project) -> rule_fairy_engine::matching::facts::Facts {
     crate::facts::host_facts(project, input.model.clone(), input.agent_type.clone(), None)
 }
 

@@ -4,11 +4,11 @@
 //! `additionalContext`: it reaches the model before its next step, and the
 //! tool's real result stays visible.
 
-use rule_fairy_engine::codex_text::EditSource;
-use rule_fairy_engine::delivery::{
+use rule_fairy_engine::delivery::codex_text::EditSource;
+use rule_fairy_engine::delivery::selection::{
     codex_post_edit_text, select_edit_with, select_shell_with, Selection,
 };
-use rule_fairy_engine::project::Project;
+use rule_fairy_engine::matching::project::Project;
 use serde_json::Value;
 
 use super::edited_path::project_relative;

@@ -2,10 +2,10 @@
 //! are due in this session (reference 5.3, prompt hook). With the shell
 //! hook on, the first prompt also starts the session's shell check.
 
-use rule_fairy_engine::delivery::{codex_prompt_text, select_prompt_with, Selection};
-use rule_fairy_engine::index::PromptMatch;
-use rule_fairy_engine::prefix::Trigger;
-use rule_fairy_engine::project::Project;
+use rule_fairy_engine::delivery::selection::{codex_prompt_text, select_prompt_with, Selection};
+use rule_fairy_engine::matching::index::PromptMatch;
+use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::render::prefix::Trigger;
 
 use super::failure::Kind;
 use super::input::HookInput;

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rule_fairy_engine::codex_state::{Metrics, SessionState};
+use rule_fairy_engine::hosts::codex::state::{Metrics, SessionState};
 
 use super::lock::SessionLock;
 use super::note;

@@ -5,7 +5,7 @@
 //! of waiting for the next prompt. Keyword and glob rules come back with the
 //! next event that selects them.
 
-use rule_fairy_engine::delivery::select_prompt_with;
+use rule_fairy_engine::delivery::selection::select_prompt_with;
 
 use super::failure::Kind;
 use super::input::HookInput;

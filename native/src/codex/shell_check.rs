@@ -7,7 +7,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::Command;
 
-use rule_fairy_engine::shell::{
+use rule_fairy_engine::hosts::shell::{
     candidate_paths, changed_since, parse_porcelain, project_paths, toplevel,
 };
 

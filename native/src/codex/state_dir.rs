@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use rule_fairy_engine::codex_state::SessionState;
+use rule_fairy_engine::hosts::codex::state::SessionState;
 
 use super::atomic::write_atomic;
 use super::lock::SessionLock;

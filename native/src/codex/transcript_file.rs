@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use rule_fairy_engine::transcript::{advance, resume, ScanCursor};
+use rule_fairy_engine::hosts::codex::transcript::{advance, resume, ScanCursor};
 
 /// Bytes read per call. A line longer than this simply spans chunks.
 const CHUNK: usize = 1 << 20;

@@ -2,8 +2,8 @@
 
 use std::process::ExitCode;
 
+use rule_fairy_engine::base::finding::Severity;
 use rule_fairy_engine::check::{check_project, Report};
-use rule_fairy_engine::finding::Severity;
 
 use crate::location::{display_path, project_root};
 use crate::stdfs::StdFs;

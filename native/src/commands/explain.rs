@@ -2,11 +2,11 @@
 
 use std::process::ExitCode;
 
-use rule_fairy_engine::conditions::Outcome;
-use rule_fairy_engine::explain::{Event as Fired, Explanation, FiredRule, Reason};
-use rule_fairy_engine::frames::FrameLimits;
-use rule_fairy_engine::preview::{preview, Event, Hosts};
-use rule_fairy_engine::project::Project;
+use rule_fairy_engine::delivery::frames::FrameLimits;
+use rule_fairy_engine::delivery::preview::{preview, Event, Hosts};
+use rule_fairy_engine::matching::conditions::Outcome;
+use rule_fairy_engine::matching::explain::{Event as Fired, Explanation, FiredRule, Reason};
+use rule_fairy_engine::matching::project::Project;
 
 use crate::location::{display_path, event_path, project_root};
 use crate::stdfs::StdFs;

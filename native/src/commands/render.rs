@@ -1,7 +1,7 @@
 //! `rule-fairy explain --render`: the delivery itself, exactly as a host
 //! would carry it.
 
-use rule_fairy_engine::preview::{ClaudePreview, Preview};
+use rule_fairy_engine::delivery::preview::{ClaudePreview, Preview};
 
 use super::explain::located;
 use crate::RenderHost;

@@ -75,7 +75,7 @@ struct TestArgs {
 
 /// The engine reads the status back when a host runs `gate check` as a
 /// process.
-const CANNOT_RUN: u8 = rule_fairy_engine::gate_check::CANNOT_RUN as u8;
+const CANNOT_RUN: u8 = rule_fairy_engine::hosts::gate_check::CANNOT_RUN as u8;
 
 pub fn run(args: &GateArgs) -> ExitCode {
     let result = match &args.command {
@@ -89,7 +89,7 @@ pub fn run(args: &GateArgs) -> ExitCode {
             eprintln!("rule-fairy gate: {message}");
             eprintln!(
                 "rule-fairy gate: {}",
-                rule_fairy_engine::gate_check::NOTHING_JUDGED
+                rule_fairy_engine::hosts::gate_check::NOTHING_JUDGED
             );
             ExitCode::from(CANNOT_RUN)
         }

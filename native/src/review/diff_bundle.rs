@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rule_fairy_engine::patch;
+use rule_fairy_engine::syntax::patch;
 
 use super::artifacts::{Mode, ReviewDir};
 use super::meta::{read_diff_meta, to_json};

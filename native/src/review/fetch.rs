@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use rule_fairy_engine::config::Config;
-use rule_fairy_engine::patch;
+use rule_fairy_engine::syntax::patch;
 use serde_json::Value;
 
 use super::artifacts::{Mode, ReviewDir};
@@ -100,7 +100,7 @@ pub fn fetch(root: &str, source: &Source) -> Result<String, String> {
     let text = String::from_utf8_lossy(&patch);
     meta.changed_paths = patch::changed_paths(&text);
     meta.rules = rules_revision(root, &config, &[])?;
-    let lines = rule_fairy_engine::text::lines(&text).len();
+    let lines = rule_fairy_engine::base::text::lines(&text).len();
 
     let review = ReviewDir::new(dir, Mode::Diff);
     review.clean()?;

@@ -8,8 +8,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use rule_fairy_engine::bundle::{self, Bundle};
-use rule_fairy_engine::project::Project;
+use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::review::bundle::{self, Bundle};
 
 use crate::location::project_root;
 use crate::stdfs::StdFs;

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rule_fairy_engine::paths;
-use rule_fairy_engine::plan::{place, plan_paths, PlanPaths};
+use rule_fairy_engine::base::paths;
+use rule_fairy_engine::review::plan::{place, plan_paths, PlanPaths};
 
 use super::artifacts::{Mode, ReviewDir};
 use super::meta::{self, to_json, PlanMeta};

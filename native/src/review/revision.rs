@@ -6,12 +6,12 @@
 
 use std::path::Path;
 
+use rule_fairy_engine::base::fs::FileSource;
+use rule_fairy_engine::base::paths;
 use rule_fairy_engine::config::{Config, CONFIG_FILE};
-use rule_fairy_engine::fs::FileSource;
-use rule_fairy_engine::locate::{locate, real_path, Located};
-use rule_fairy_engine::paths;
-use rule_fairy_engine::project::checkout_root;
-use rule_fairy_engine::source::scan_rule_files;
+use rule_fairy_engine::matching::locate::{locate, real_path, Located};
+use rule_fairy_engine::matching::project::checkout_root;
+use rule_fairy_engine::rules::discovery::scan_rule_files;
 use serde::{Deserialize, Serialize};
 
 use super::git::{head_oid, Run};

@@ -1,0 +1,61 @@
+//! Findings: what `check` reports and what loading the rules found wrong,
+//! each with a place, a message and, where we can say it, what to write
+//! instead.
+
+use serde::Serialize;
+
+use crate::base::error::{Error, Place};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub severity: Severity,
+    #[serde(flatten)]
+    pub place: Place,
+    pub message: String,
+    /// What to write instead, when there is a clear fix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl Finding {
+    pub fn error(place: Place, message: impl Into<String>) -> Self {
+        Finding {
+            severity: Severity::Error,
+            place,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn warning(place: Place, message: impl Into<String>) -> Self {
+        Finding {
+            severity: Severity::Warning,
+            place,
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// An engine error as a finding; `fallback` places it when it has no
+    /// place of its own.
+    pub fn from_error(error: &Error, fallback: &Place) -> Self {
+        let place = error.place.clone().unwrap_or_else(|| fallback.clone());
+        Finding::error(place, error.message.clone())
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}

@@ -1,0 +1,69 @@
+//! Text helpers shared across the engine: decoding user files, splitting
+//! lines the way the reference does, and counting characters the way the
+//! hosts count them.
+
+use crate::base::error::{Error, Result};
+
+/// Decodes a file's bytes as UTF-8. Invalid bytes are an error naming the
+/// line and byte offset, never silently replaced: a rule that cannot be read
+/// must not quietly match nothing.
+pub fn decode(bytes: &[u8]) -> Result<String> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.to_string()),
+        Err(e) => {
+            let offset = e.valid_up_to();
+            let line = bytes[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
+            Err(Error::new(format!(
+                "not valid UTF-8 text (invalid byte at offset {offset}, line {line})"
+            )))
+        }
+    }
+}
+
+/// The line of a decoding error, when the error came from [`decode`].
+pub fn decode_error_line(message: &str) -> Option<usize> {
+    let start = message.find(", line ")? + ", line ".len();
+    message[start..].trim_end_matches(')').parse().ok()
+}
+
+/// Splits text into lines at LF or CRLF; a lone CR is not a line break. A
+/// final line break does not produce an empty last line.
+///
+/// ```
+/// use rule_fairy_engine::base::text::lines;
+/// assert_eq!(lines("a\r\nb\nc\rd\n"), vec!["a", "b", "c\rd"]);
+/// assert_eq!(lines(""), Vec::<&str>::new());
+/// ```
+pub fn lines(text: &str) -> Vec<&str> {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let line = line.strip_suffix('\n').unwrap_or(line);
+            line.strip_suffix('\r').unwrap_or(line)
+        })
+        .collect()
+}
+
+/// Length in UTF-16 code units, the unit every host limit is counted in.
+pub fn utf16_len(text: &str) -> usize {
+    text.chars().map(char::len_utf16).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_utf8_names_the_line() {
+        let err = decode(b"ok\nstill ok\n\xff\xfe").unwrap_err();
+        assert_eq!(
+            err.message,
+            "not valid UTF-8 text (invalid byte at offset 12, line 3)"
+        );
+        assert_eq!(decode_error_line(&err.message), Some(3));
+    }
+
+    #[test]
+    fn utf16_counts_surrogate_pairs_twice() {
+        assert_eq!(utf16_len("a😀é"), 4);
+    }
+}

@@ -1,0 +1,758 @@
+//! Lints for one rule file: the frontmatter mistakes that silently disable a
+//! rule (in Cursor's dialect above all) and condition values that can never
+//! hold, each with its line and what to write instead.
+
+use crate::base::error::Place;
+use crate::base::finding::Finding;
+use crate::config::formats::Format;
+use crate::matching::conditions::compile_pattern;
+use crate::matching::glob;
+use crate::rules::conditions::{CONDITION_KEYS, PROJECT_TAGS};
+use crate::rules::rule::{Rule, GLOB_KEYS};
+use crate::rules::triggers::own_keys;
+use crate::syntax::frontmatter::{Field, FieldValue, Frontmatter};
+
+const LIST_KEYS: &[&str] = &[
+    "globs",
+    "paths",
+    "promptAnyOf",
+    "promptRequires",
+    "applyTo",
+    "fileContains",
+    "keywords",
+    "command",
+    "project",
+    "os",
+    "branch",
+    "model",
+    "agent",
+    "tools",
+];
+
+/// The keys a rule of `format` may carry: its own and the shared conditions.
+fn known_keys(format: Format) -> Vec<&'static str> {
+    own_keys(format)
+        .iter()
+        .chain(CONDITION_KEYS)
+        .copied()
+        .collect()
+}
+
+/// Every finding for one rule.
+pub fn lint_rule(rule: &Rule) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let at = |line: usize| Place::line(&rule.path, line);
+    let doc = &rule.document;
+    if doc.had_bom {
+        out.push(
+            Finding::warning(at(1), "The file starts with a byte order mark; Rule Fairy skips it, but Cursor then reads no frontmatter")
+                .with_hint("save the file as UTF-8 without a byte order mark"),
+        );
+    }
+    if let Some(line) = doc.unclosed_at {
+        out.push(
+            Finding::error(at(line), "The frontmatter has no closing `---` line, so none of its fields are read and its lines are delivered as text")
+                .with_hint("add a line `---` after the last field"),
+        );
+    }
+    if let Some(fm) = doc.frontmatter.as_ref() {
+        lint_frontmatter(fm, rule.format, &at, &mut out);
+        lint_conditions(fm, &at, &mut out);
+    }
+    lint_body(rule, &at, &mut out);
+    out
+}
+
+fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
+    // A trigger key that is present but misread has its own finding.
+    let has_trigger_key = rule.frontmatter().is_some_and(|fm| {
+        fm.fields.iter().any(|f| {
+            ["alwaysapply", "globs", "paths", "promptanyof"]
+                .contains(&f.key.to_lowercase().as_str())
+        })
+    });
+    let fires = rule.always_apply
+        || !rule.globs.is_empty()
+        || rule.trigger.is_some()
+        || rule.conditions.declares_any()
+        || has_trigger_key;
+    if rule.body().is_empty() && rule.document.frontmatter.is_none() {
+        out.push(Finding::warning(at(1), "The rule file is empty"));
+        return;
+    }
+    if rule.body().is_empty() {
+        out.push(Finding::warning(
+            at(rule.document.body_line),
+            "The rule has no body: only its heading would be delivered",
+        ));
+    }
+    if rule.body().contains('\0') {
+        out.push(Finding::warning(
+            at(1),
+            "The rule contains NUL bytes; is it a text file?",
+        ));
+    }
+    if !fires && rule.document.unclosed_at.is_none() {
+        let (what, hint) = match rule.format {
+            Format::Copilot => ("it has no applyTo", "add `applyTo: \"<glob>\"`"),
+            Format::Windsurf => (
+                "its trigger is manual or model_decision, which only Windsurf's model can act on",
+                "use `trigger: always_on`, or `trigger: glob` with `globs:`, or add `keywords: [<terms>]`",
+            ),
+            _ => (
+                "it has no alwaysApply, globs or promptAnyOf",
+                "add `globs: <pattern>`, `promptAnyOf: <terms>` or `alwaysApply: true` to the frontmatter",
+            ),
+        };
+        out.push(
+            Finding::warning(at(1), format!("The rule never fires on its own: {what}"))
+                .with_hint(hint),
+        );
+    }
+}
+
+fn lint_frontmatter(
+    fm: &Frontmatter,
+    format: Format,
+    at: &dyn Fn(usize) -> Place,
+    out: &mut Vec<Finding>,
+) {
+    let known = known_keys(format);
+    for ignored in &fm.ignored {
+        lint_ignored_line(&ignored.text, at(ignored.line), out);
+    }
+    for error in &fm.list_errors {
+        out.push(Finding::error(
+            at(error.line),
+            format!("The list under this key cannot be read: {}", error.text),
+        ));
+    }
+    for (index, field) in fm.fields.iter().enumerate() {
+        if let Some(later) = fm.fields[index + 1..].iter().find(|f| f.key == field.key) {
+            out.push(Finding::warning(
+                at(field.line),
+                format!(
+                    "`{}` appears again on line {}; only the last one is read",
+                    field.key, later.line
+                ),
+            ));
+        }
+        lint_key(field, &known, at(field.line), out);
+        if matches!(field.value, FieldValue::List(_))
+            && !LIST_KEYS.contains(&field.key.as_str())
+            && known.contains(&field.key.as_str())
+        {
+            out.push(Finding::error(
+                at(field.line),
+                format!(
+                    "`{}` takes one value, not a list; the list is ignored",
+                    field.key
+                ),
+            ));
+        }
+    }
+    // The rest are the mistakes of Cursor's raw `key: value` dialect.
+    if format != Format::Cursor {
+        return;
+    }
+    if let Some(field) = fm.get("alwaysApply") {
+        lint_always_apply(field, at(field.line), out);
+    }
+    for key in GLOB_KEYS {
+        if let Some(field) = fm.get(key) {
+            lint_globs(field, &at, out);
+        }
+    }
+    for key in ["promptAnyOf", "promptRequires"] {
+        if let Some(field) = fm.get(key) {
+            lint_terms(field, at(field.line), out);
+        }
+    }
+    if fm.get("promptRequires").is_some() && fm.list("promptAnyOf").is_empty() {
+        let line = fm.get("promptRequires").map_or(1, |f| f.line);
+        out.push(
+            Finding::warning(at(line), "promptRequires without promptAnyOf never selects the rule: it only narrows promptAnyOf")
+                .with_hint("add `promptAnyOf: <terms>`"),
+        );
+    }
+}
+
+/// The shared condition keys: values that can never hold, patterns that
+/// do not compile, a `match` that is neither any nor all.
+fn lint_conditions(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
+    use crate::rules::conditions::unquote;
+    if let Some(field) = fm.get("match") {
+        let value = field.value.items().join(", ");
+        let value = unquote(&value);
+        if !value.eq_ignore_ascii_case("any") && !value.eq_ignore_ascii_case("all") {
+            out.push(
+                Finding::error(
+                    at(field.line),
+                    format!("`match: {value}` is neither `any` nor `all`; it reads as any"),
+                )
+                .with_hint("write `match: any` or `match: all`"),
+            );
+        }
+    }
+    if let Some(field) = fm.get("ci") {
+        let value = field.value.items().join(", ");
+        if !matches!(unquote(&value).to_lowercase().as_str(), "true" | "false") {
+            out.push(
+                Finding::error(
+                    at(field.line),
+                    format!(
+                        "`ci: {value}` is neither true nor false, so the condition is not read"
+                    ),
+                )
+                .with_hint("write `ci: true` or `ci: false`"),
+            );
+        }
+    }
+    if let Some(field) = fm.get("project") {
+        for tag in field
+            .value
+            .items()
+            .iter()
+            .map(|t| unquote(t).to_lowercase())
+        {
+            if !PROJECT_TAGS.contains(&tag.as_str()) {
+                out.push(
+                    Finding::error(
+                        at(field.line),
+                        format!("Unknown project tag `{tag}`, so it never holds"),
+                    )
+                    .with_hint(format!("use one of {}", PROJECT_TAGS.join(", "))),
+                );
+            }
+        }
+    }
+    if let Some(field) = fm.get("os") {
+        for os in field
+            .value
+            .items()
+            .iter()
+            .map(|o| crate::rules::conditions::normalize_os(unquote(o)))
+        {
+            if ![
+                "linux", "darwin", "win32", "freebsd", "openbsd", "netbsd", "android",
+            ]
+            .contains(&os.as_str())
+            {
+                out.push(
+                    Finding::warning(at(field.line), format!("Unknown operating system `{os}`"))
+                        .with_hint("use linux, darwin (or macos) or win32 (or windows)"),
+                );
+            }
+        }
+    }
+    if let Some(field) = fm.get("fileContains") {
+        for pattern in field.value.items().iter().map(|p| unquote(p).to_string()) {
+            if let Err(why) = compile_pattern(&pattern) {
+                out.push(Finding::error(
+                    at(field.line),
+                    format!("Invalid fileContains pattern: {pattern} ({why})"),
+                ));
+            }
+        }
+    }
+}
+
+fn lint_ignored_line(text: &str, place: Place, out: &mut Vec<Finding>) {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('#') {
+        return;
+    }
+    if let Some((key, _)) = trimmed.split_once(':') {
+        let key_trimmed = key.trim_end();
+        let looks_like_key = !key_trimmed.is_empty()
+            && key_trimmed
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if looks_like_key && key_trimmed.len() != key.len() && trimmed.len() == text.len() {
+            out.push(
+                Finding::error(
+                    place,
+                    format!("`{key_trimmed} :` is not read: no space is allowed before the colon"),
+                )
+                .with_hint(format!("write `{key_trimmed}:`")),
+            );
+            return;
+        }
+        if looks_like_key && trimmed.len() != text.len() {
+            out.push(
+                Finding::warning(
+                    place,
+                    format!(
+                        "The indented line `{}` is not read: keys start at the beginning of a line",
+                        text.trim()
+                    ),
+                )
+                .with_hint(format!("write `{}` without leading spaces", text.trim())),
+            );
+            return;
+        }
+    }
+    if trimmed.starts_with('-') {
+        out.push(
+            Finding::warning(
+                place,
+                "This list item is not read: it does not follow an empty `key:` line",
+            )
+            .with_hint("write the list directly under its key, or as `key: a, b`"),
+        );
+        return;
+    }
+    out.push(Finding::warning(
+        place,
+        format!(
+            "`{}` is not a `key: value` line and is not read",
+            text.trim()
+        ),
+    ));
+}
+
+fn lint_key(field: &Field, known_keys: &[&str], place: Place, out: &mut Vec<Finding>) {
+    if known_keys.contains(&field.key.as_str()) {
+        return;
+    }
+    if let Some(known) = known_keys
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(&field.key))
+    {
+        out.push(
+            Finding::error(
+                place,
+                format!(
+                    "`{}` is not `{known}`: keys are case-sensitive, so this field is ignored",
+                    field.key
+                ),
+            )
+            .with_hint(format!("write `{known}:`")),
+        );
+    } else if let Some(known) = known_keys
+        .iter()
+        .find(|k| edit_distance(&k.to_lowercase(), &field.key.to_lowercase()) <= 2)
+    {
+        out.push(
+            Finding::warning(
+                place,
+                format!(
+                    "Unknown key `{}`; it is kept but nothing reads it",
+                    field.key
+                ),
+            )
+            .with_hint(format!("did you mean `{known}:`?")),
+        );
+    } else {
+        out.push(Finding::warning(
+            place,
+            format!(
+                "Unknown key `{}`; it is kept but nothing reads it",
+                field.key
+            ),
+        ));
+    }
+}
+
+fn is_quoted(text: &str) -> bool {
+    let t = text.trim();
+    t.len() >= 2
+        && ((t.starts_with('"') && t.ends_with('"')) || (t.starts_with('\'') && t.ends_with('\'')))
+}
+
+fn unquoted(text: &str) -> &str {
+    let t = text.trim();
+    if is_quoted(t) {
+        &t[1..t.len() - 1]
+    } else {
+        t
+    }
+}
+
+fn lint_always_apply(field: &Field, place: Place, out: &mut Vec<Finding>) {
+    let FieldValue::Text(value) = &field.value else {
+        return;
+    };
+    let lowered = value.to_lowercase();
+    if lowered == "true" || lowered == "false" || value.is_empty() {
+        return;
+    }
+    if is_quoted(value) && matches!(unquoted(value).to_lowercase().as_str(), "true" | "false") {
+        out.push(
+            Finding::error(place, format!("alwaysApply is {value} with quotes, which reads as false: values are taken as written"))
+                .with_hint(format!("write `alwaysApply: {}`", unquoted(value).to_lowercase())),
+        );
+    } else {
+        out.push(
+            Finding::error(
+                place,
+                format!("alwaysApply is `{value}`, which reads as false: only `true` turns it on"),
+            )
+            .with_hint("write `alwaysApply: true` or `alwaysApply: false`"),
+        );
+    }
+}
+
+fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
+    let place = || at(field.line);
+    match &field.value {
+        FieldValue::Text(text) => {
+            if let Some(expanded) = split_brace_globs(text) {
+                out.push(
+                    Finding::error(place(), format!("`{}` is split at the comma inside its braces, so none of its parts match", text.trim()))
+                        .with_hint(format!("write each glob out: `{}: {}`", field.key, expanded.join(", "))),
+                );
+                return;
+            }
+        }
+        FieldValue::List(_) if field.key == "globs" => out.push(
+            Finding::warning(place(), "Cursor reads `globs` as one comma-separated line and may not read this list; Rule Fairy does")
+                .with_hint(format!("for Cursor, write `globs: {}`", field.value.items().join(", "))),
+        ),
+        FieldValue::List(_) => {}
+    }
+    let from_sequence = matches!(field.value, FieldValue::List(_));
+    for item in field.value.items() {
+        if !from_sequence && is_quoted(&item)
+            || item.starts_with(['"', '\''])
+            || item.ends_with(['"', '\''])
+        {
+            out.push(
+                Finding::error(
+                    place(),
+                    format!("The glob {item} keeps its quotes, so it matches no path"),
+                )
+                .with_hint(format!("write it without quotes: `{}`", unquoted(&item))),
+            );
+            continue;
+        }
+        let pattern = crate::base::paths::normalize_for_match(&item);
+        if let Err(e) = glob::compile(&pattern, from_sequence) {
+            out.push(
+                Finding::error(place(), e.message).with_hint(
+                    "close every `[` with `]`, and write ranges low to high, like `[a-z]`",
+                ),
+            );
+            continue;
+        }
+        if pattern.starts_with('!') {
+            out.push(Finding::warning(
+                place(),
+                format!("`{pattern}` is not a negation: `!` is an ordinary character in globs"),
+            ));
+        }
+        if !from_sequence && pattern.contains(['{', '}']) {
+            out.push(
+                Finding::warning(place(), format!("The braces in `{pattern}` are literal characters in a comma-separated line"))
+                    .with_hint(format!("write the alternatives out, or use a list: `{}: [\"{pattern}\"]`", field.key)),
+            );
+        }
+        if pattern.contains("[^") || pattern.contains("[!") {
+            out.push(Finding::warning(
+                place(),
+                format!(
+                    "`{pattern}` has no negated class: `^` and `!` inside brackets are literal"
+                ),
+            ));
+        }
+    }
+}
+
+fn lint_terms(field: &Field, place: Place, out: &mut Vec<Finding>) {
+    for term in field.value.items() {
+        if is_quoted(&term) || term.starts_with(['"', '\'']) || term.ends_with(['"', '\'']) {
+            out.push(
+                Finding::error(
+                    place.clone(),
+                    format!(
+                        "The term {term} keeps its quotes, so a prompt must contain the quotes too"
+                    ),
+                )
+                .with_hint(format!("write it without quotes: `{}`", unquoted(&term))),
+            );
+        }
+    }
+}
+
+/// When a comma-separated line splits a brace group like `src/{a,b}.clj`,
+/// the globs the author meant, written out.
+fn split_brace_globs(text: &str) -> Option<Vec<String>> {
+    let mut depth = 0i32;
+    let mut comma_inside = false;
+    for c in text.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth > 0 => comma_inside = true,
+            _ => {}
+        }
+    }
+    if !comma_inside {
+        return None;
+    }
+    let mut items = Vec::new();
+    for item in split_outside_braces(text) {
+        items.extend(expand_braces(item.trim()));
+    }
+    Some(items.into_iter().filter(|s| !s.is_empty()).collect())
+}
+
+fn split_outside_braces(text: &str) -> Vec<&str> {
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth <= 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// Expands the first brace group, recursively; unbalanced text stays as is.
+fn expand_braces(glob: &str) -> Vec<String> {
+    let Some(open) = glob.find('{') else {
+        return vec![glob.to_string()];
+    };
+    let mut depth = 0;
+    let close = glob[open..].char_indices().find_map(|(i, c)| {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ => {}
+        }
+        (depth == 0).then_some(open + i)
+    });
+    let Some(close) = close else {
+        return vec![glob.to_string()];
+    };
+    let (head, inner, tail) = (&glob[..open], &glob[open + 1..close], &glob[close + 1..]);
+    split_outside_braces(inner)
+        .into_iter()
+        .flat_map(|alt| expand_braces(&format!("{head}{alt}{tail}")))
+        .collect()
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::finding::Severity;
+
+    fn lint(text: &str) -> Vec<(Severity, usize, String, Option<String>)> {
+        let rule = Rule::parse("r.mdc", "r.mdc", text);
+        lint_rule(&rule)
+            .into_iter()
+            .map(|f| (f.severity, f.place.line.unwrap_or(0), f.message, f.hint))
+            .collect()
+    }
+
+    fn errors(text: &str) -> Vec<(usize, String)> {
+        lint(text)
+            .into_iter()
+            .filter(|f| f.0 == Severity::Error)
+            .map(|f| (f.1, f.2))
+            .collect()
+    }
+
+    #[test]
+    fn a_clean_rule_has_no_findings() {
+        assert!(lint(
+            "---\ndescription: UI\nglobs: src/**, *.ts\nalwaysApply: false\n---\n# UI\n\nBody."
+        )
+        .is_empty());
+        assert!(lint("---\npaths:\n  - \"src/**/*.{ts,tsx}\"\n---\nBody").is_empty());
+    }
+
+    #[test]
+    fn quoted_always_apply() {
+        let found = lint("---\nalwaysApply: \"true\"\n---\nBody");
+        assert_eq!(found[0].0, Severity::Error);
+        assert_eq!(found[0].1, 2);
+        assert!(found[0].2.contains("reads as false"));
+        assert_eq!(found[0].3.as_deref(), Some("write `alwaysApply: true`"));
+        assert!(errors("---\nalwaysApply: yes\n---\nBody")[0]
+            .1
+            .contains("`yes`"));
+    }
+
+    #[test]
+    fn unclosed_frontmatter() {
+        let found = errors("---\nglobs: src/**\n# Body");
+        assert_eq!(found, vec![(1, "The frontmatter has no closing `---` line, so none of its fields are read and its lines are delivered as text".to_string())]);
+    }
+
+    #[test]
+    fn wrong_case_and_unknown_keys() {
+        assert_eq!(
+            errors("---\nalwaysapply: true\n---\nBody")[0].1,
+            "`alwaysapply` is not `alwaysApply`: keys are case-sensitive, so this field is ignored"
+        );
+        let unknown = lint("---\nglobs: a\nglob: b\ncustom: kept\n---\nBody");
+        assert!(unknown.iter().any(|f| f.0 == Severity::Warning
+            && f.2.contains("`glob`")
+            && f.3.as_deref() == Some("did you mean `globs:`?")));
+        assert!(unknown
+            .iter()
+            .any(|f| f.0 == Severity::Warning && f.2.contains("`custom`") && f.3.is_none()));
+    }
+
+    #[test]
+    fn a_brace_glob_split_by_the_comma() {
+        let found = lint("---\nglobs: src/{a,b}.clj, lib/**\n---\nBody");
+        assert_eq!(found[0].0, Severity::Error);
+        assert_eq!(
+            found[0].3.as_deref(),
+            Some("write each glob out: `globs: src/a.clj, src/b.clj, lib/**`")
+        );
+        assert_eq!(
+            expand_braces("a/{b,c{d,e}}/f"),
+            vec!["a/b/f", "a/cd/f", "a/ce/f"]
+        );
+    }
+
+    #[test]
+    fn block_lists_and_ignored_lines() {
+        let under_always = errors("---\nalwaysApply:\n  - true\n---\nBody");
+        assert!(
+            under_always.iter().any(|e| e.1.contains("takes one value")),
+            "{under_always:?}"
+        );
+        let globs_list = lint("---\nglobs:\n  - a/**\n  - b/**\n---\nBody");
+        assert_eq!(globs_list.len(), 1);
+        assert_eq!(
+            globs_list[0].3.as_deref(),
+            Some("for Cursor, write `globs: a/**, b/**`")
+        );
+        let spaced = errors("---\nglobs : src/**\n---\nBody");
+        assert_eq!(
+            spaced,
+            vec![(
+                2,
+                "`globs :` is not read: no space is allowed before the colon".to_string()
+            )]
+        );
+        let stray = lint("---\nalwaysApply: true\n  - stray\n  indented: x\n---\nBody");
+        assert!(stray.iter().any(|f| f.1 == 3 && f.2.contains("list item")));
+        assert!(stray.iter().any(|f| f.1 == 4 && f.2.contains("indented")));
+    }
+
+    #[test]
+    fn glob_mistakes() {
+        assert_eq!(
+            errors("---\nglobs: src/[a\n---\nBody"),
+            vec![(2, "Invalid rule glob: src/[a".to_string())]
+        );
+        assert!(errors("---\nglobs: \"src/**\"\n---\nBody")[0]
+            .1
+            .contains("keeps its quotes"));
+        let negation = lint("---\nglobs: !src/**\n---\nBody");
+        assert!(negation[0].2.contains("not a negation"));
+    }
+
+    #[test]
+    fn triggers_that_never_fire() {
+        assert!(lint("---\npromptRequires: ui\n---\nBody")
+            .iter()
+            .any(|f| f.2.contains("promptRequires without promptAnyOf")));
+        assert!(lint("# Plain").iter().any(|f| f.2.contains("never fires")));
+        assert!(lint("").iter().any(|f| f.2 == "The rule file is empty"));
+        assert!(lint("---\nglobs: a\nglobs: b\n---\nx")
+            .iter()
+            .any(|f| f.1 == 2 && f.2.contains("appears again on line 3")));
+    }
+
+    #[test]
+    fn condition_keys_are_validated() {
+        let found = lint("---\nproject: [rust, cobol]\nmatch: some\nci: maybe\nos: [plan9]\nfileContains: [\"(open\"]\nmodel: [gpt-5]\n---\nBody");
+        let errors: Vec<(usize, &str)> = found
+            .iter()
+            .filter(|f| f.0 == Severity::Error)
+            .map(|f| (f.1, f.2.as_str()))
+            .collect();
+        assert!(
+            errors.contains(&(2, "Unknown project tag `cobol`, so it never holds")),
+            "{errors:?}"
+        );
+        assert!(
+            errors.contains(&(
+                3,
+                "`match: some` is neither `any` nor `all`; it reads as any"
+            )),
+            "{errors:?}"
+        );
+        assert!(
+            errors.contains(&(
+                4,
+                "`ci: maybe` is neither true nor false, so the condition is not read"
+            )),
+            "{errors:?}"
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.0 == 6 && e.1.starts_with("Invalid fileContains pattern: (open (")),
+            "{errors:?}"
+        );
+        assert!(found.iter().any(|f| f.0 == Severity::Warning
+            && f.1 == 5
+            && f.2 == "Unknown operating system `plan9`"));
+        // The condition keys are known keys, and a rule with one fires.
+        assert!(
+            !found
+                .iter()
+                .any(|f| f.2.contains("Unknown key") || f.2.contains("never fires")),
+            "{found:?}"
+        );
+        assert!(
+            lint("---\nkeywords: [deploy]\nos: macos\nmatch: all\nci: true\n---\nBody").is_empty()
+        );
+    }
+
+    #[test]
+    fn other_formats_know_their_own_keys() {
+        let windsurf = Rule::parse_as(
+            Format::Windsurf,
+            "w.md",
+            "w.md",
+            "---\ntrigger: model_decision\ndescription: d\n---\nBody",
+        );
+        let found = lint_rule(&windsurf);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].message.contains("model_decision"));
+        let copilot = Rule::parse_as(
+            Format::Copilot,
+            "c.instructions.md",
+            "c",
+            "---\napplyTo: \"**/*.py\"\nexcludeAgent: code-review\n---\nBody",
+        );
+        assert!(lint_rule(&copilot).is_empty());
+        // A quoted Claude `paths:` is YAML, not Cursor's raw dialect: no finding.
+        let claude = Rule::parse_as(
+            Format::Claude,
+            "a.md",
+            "a",
+            "---\npaths: \"src/**\"\n---\nBody",
+        );
+        assert!(lint_rule(&claude).is_empty(), "{:?}", lint_rule(&claude));
+    }
+}

@@ -1,0 +1,624 @@
+//! `rule-fairy.edn`: reading it and validating each key with the
+//! reference's exact messages (reference 1.1). Each consumer validates its
+//! own key when it reads it, so a bad `:instructions` never stops a hook.
+
+pub mod formats;
+
+use crate::base::error::{Error, Place, Result};
+use crate::base::fs::FileSource;
+use crate::base::paths;
+use crate::config::formats::Format;
+use crate::syntax::edn::{self, Edn, Value};
+
+pub const CONFIG_FILE: &str = "rule-fairy.edn";
+
+const TOP_LEVEL_KEYS: &[&str] = &["rules", "instructions", "shell-hook", "formats", "gate"];
+pub const DEFAULT_RULE_DIRS: &[&str] = &[".cursor/rules"];
+pub const DEFAULT_RULE_EXTENSIONS: &[&str] = &[".mdc"];
+pub const DEFAULT_INSTRUCTION_FILES: &[&str] = &[
+    "AGENTS.override.md",
+    "AGENTS.md",
+    ".claude/AGENTS.md",
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    "CLAUDE.local.md",
+];
+
+/// The top-level map of `rule-fairy.edn`, checked for unknown keys; each
+/// key's value is validated by the accessor that reads it.
+#[derive(Debug, Clone)]
+pub struct Config {
+    entries: Vec<(Edn, Edn)>,
+    /// The file errors name: `rule-fairy.edn`, or its path once loaded.
+    file: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            entries: Vec::new(),
+            file: CONFIG_FILE.to_string(),
+        }
+    }
+}
+
+/// Where rules come from: the project root as given, the resolved rule
+/// directories in configured order, and the extensions in configured order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesSource {
+    pub root: String,
+    pub dirs: Vec<String>,
+    pub extensions: Vec<String>,
+    /// Other hosts' rule layouts switched on by `:formats`, in that order.
+    pub formats: Vec<Format>,
+}
+
+/// Where the gate's ast-grep rules and rule tests live beyond `sgconfig.yml`
+/// and `.kairoku/rules`: directories as written, relative to the project
+/// root (the gate reads them from the working tree or from a git ref).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GateDirs {
+    pub dirs: Vec<String>,
+    pub test_dirs: Vec<String>,
+}
+
+/// Whether each harness's shell hook is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShellHook {
+    pub claude: bool,
+    pub codex: bool,
+}
+
+fn at(file: &str, line: usize, message: impl Into<String>) -> Error {
+    Error::at(Place::line(file, line), message)
+}
+
+fn unknown_keys(entries: &[(Edn, Edn)], allowed: &[&str]) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|(key, _)| !allowed.iter().any(|name| key.value.is_keyword(name)))
+        .map(|(key, _)| key.to_string())
+        .collect()
+}
+
+fn first_unknown_line(entries: &[(Edn, Edn)], allowed: &[&str]) -> usize {
+    entries
+        .iter()
+        .find(|(key, _)| !allowed.iter().any(|name| key.value.is_keyword(name)))
+        .map_or(1, |(key, _)| key.line)
+}
+
+/// Checks a nested map's keys; `label` is the key as it appears in messages.
+fn nested_map<'a>(
+    file: &str,
+    value: &'a Edn,
+    label: &str,
+    allowed: &[&str],
+) -> Result<&'a [(Edn, Edn)]> {
+    let entries = value.value.as_map().ok_or_else(|| {
+        at(
+            file,
+            value.line,
+            format!("{label} in rule-fairy.edn must be a map"),
+        )
+    })?;
+    let unknown = unknown_keys(entries, allowed);
+    if !unknown.is_empty() {
+        return Err(at(
+            file,
+            first_unknown_line(entries, allowed),
+            format!(
+                "Unknown {label} keys in rule-fairy.edn: {}",
+                unknown.join(", ")
+            ),
+        ));
+    }
+    Ok(entries)
+}
+
+fn lookup<'a>(entries: &'a [(Edn, Edn)], name: &str) -> Option<&'a Edn> {
+    entries
+        .iter()
+        .find(|(key, _)| key.value.is_keyword(name))
+        .map(|(_, value)| value)
+}
+
+/// A vector or list of strings that each pass `valid`.
+fn strings(value: &Edn, non_empty: bool, valid: impl Fn(&str) -> bool) -> Option<Vec<String>> {
+    let items = value.value.as_sequential()?;
+    if non_empty && items.is_empty() {
+        return None;
+    }
+    items
+        .iter()
+        .map(|item| match &item.value {
+            Value::Str(s) if valid(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn is_extension(ext: &str) -> bool {
+    ext.len() > 1 && ext.starts_with('.') && ext[1..].chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+impl Config {
+    /// Parses the text of `rule-fairy.edn` and checks its top-level keys.
+    ///
+    /// ```
+    /// use rule_fairy_engine::config::Config;
+    /// let err = Config::parse("{:rule {:dirs [\"x\"]}}").unwrap_err();
+    /// assert_eq!(err.message, "Unknown keys in rule-fairy.edn: :rule");
+    /// assert_eq!(err.to_string(), "rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule");
+    /// ```
+    pub fn parse(text: &str) -> Result<Config> {
+        Config::parse_file(text, CONFIG_FILE)
+    }
+
+    /// Like [`Config::parse`], naming `file` in every error.
+    pub fn parse_file(text: &str, file: &str) -> Result<Config> {
+        let form = edn::read(text).map_err(|e| at(file, e.line, format!("{e}")))?;
+        let Some(form) = form else {
+            return Err(at(file, 1, "rule-fairy.edn must contain a map"));
+        };
+        let Value::Map(entries) = form.value else {
+            return Err(at(file, form.line, "rule-fairy.edn must contain a map"));
+        };
+        let unknown = unknown_keys(&entries, TOP_LEVEL_KEYS);
+        if !unknown.is_empty() {
+            return Err(at(
+                file,
+                first_unknown_line(&entries, TOP_LEVEL_KEYS),
+                format!("Unknown keys in rule-fairy.edn: {}", unknown.join(", ")),
+            ));
+        }
+        Ok(Config {
+            entries,
+            file: file.to_string(),
+        })
+    }
+
+    /// Reads `<root>/rule-fairy.edn` when it is a regular file; otherwise the
+    /// defaults.
+    pub fn load(fs: &dyn FileSource, root: &str) -> Result<Config> {
+        let path = paths::join(root, CONFIG_FILE);
+        if !fs.is_file(&path) {
+            return Ok(Config::default());
+        }
+        let bytes = fs
+            .read(&path)
+            .map_err(|e| Error::at(Place::file(&path), format!("Cannot read: {e}")))?;
+        let text = crate::base::text::decode(&bytes).map_err(|e| {
+            let line = crate::base::text::decode_error_line(&e.message).unwrap_or(1);
+            e.or_at(Place::line(&path, line))
+        })?;
+        Config::parse_file(&text, &path)
+    }
+
+    fn get(&self, name: &str) -> Option<&Edn> {
+        lookup(&self.entries, name).filter(|value| !matches!(value.value, Value::Nil))
+    }
+
+    /// True when the configuration has a key, even one set to nil.
+    pub fn has(&self, name: &str) -> bool {
+        lookup(&self.entries, name).is_some()
+    }
+
+    /// The rules source for a project root (reference 1.1, `:rules`).
+    pub fn rules_source(&self, root: &str) -> Result<RulesSource> {
+        let mut dirs: Vec<String> = DEFAULT_RULE_DIRS.iter().map(|s| s.to_string()).collect();
+        let mut extensions: Vec<String> = DEFAULT_RULE_EXTENSIONS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        if let Some(rules) = self.get("rules") {
+            let entries = nested_map(&self.file, rules, ":rules", &["dirs", "extensions"])?;
+            if let Some(value) = lookup(entries, "dirs") {
+                dirs = strings(value, true, |s| !s.is_empty()).ok_or_else(|| {
+                    at(&self.file, value.line, ":rules :dirs in rule-fairy.edn must be a non-empty vector of directory paths")
+                })?;
+            }
+            if let Some(value) = lookup(entries, "extensions") {
+                extensions = strings(value, true, is_extension).ok_or_else(|| {
+                    at(&self.file, value.line, ":rules :extensions in rule-fairy.edn must be a non-empty vector of extensions with a leading dot, like [\".mdc\"]")
+                })?;
+            }
+        }
+        let dirs = dirs
+            .iter()
+            .map(|dir| paths::normalize_lexically(&paths::join(root, dir)))
+            .collect();
+        Ok(RulesSource {
+            root: root.to_string(),
+            dirs,
+            extensions,
+            formats: self.formats()?,
+        })
+    }
+
+    /// The other hosts' rule layouts `:formats` switches on, like
+    /// `[:claude :copilot]`.
+    pub fn formats(&self) -> Result<Vec<Format>> {
+        let Some(value) = self.get("formats") else {
+            return Ok(Vec::new());
+        };
+        let known = formats::LAYOUTS
+            .iter()
+            .map(|l| format!(":{}", l.key))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let items = value.value.as_sequential().ok_or_else(|| {
+            at(
+                &self.file,
+                value.line,
+                format!(
+                    ":formats in rule-fairy.edn must be a vector of rule formats, like [{known}]"
+                ),
+            )
+        })?;
+        let mut chosen = Vec::new();
+        for item in items {
+            let layout = match &item.value {
+                Value::Keyword(key) => formats::layout(key),
+                _ => None,
+            };
+            let Some(layout) = layout else {
+                return Err(at(
+                    &self.file,
+                    item.line,
+                    format!("Unknown rule format in rule-fairy.edn: {item} (known: {known})"),
+                ));
+            };
+            if !chosen.contains(&layout.format) {
+                chosen.push(layout.format);
+            }
+        }
+        Ok(chosen)
+    }
+
+    /// Whether the configuration has a `:gate` entry, valid or not.
+    pub fn has_gate(&self) -> bool {
+        self.get("gate").is_some()
+    }
+
+    /// The gate's rule and test directories, `:gate {:dirs [...] :test-dirs
+    /// [...]}`; none when the key is absent.
+    pub fn gate_dirs(&self) -> Result<GateDirs> {
+        let Some(value) = self.get("gate") else {
+            return Ok(GateDirs::default());
+        };
+        let entries = nested_map(&self.file, value, ":gate", &["dirs", "test-dirs"])?;
+        let mut gate = GateDirs::default();
+        for (key, field, target) in [
+            ("dirs", ":gate :dirs", &mut gate.dirs),
+            ("test-dirs", ":gate :test-dirs", &mut gate.test_dirs),
+        ] {
+            if let Some(value) = lookup(entries, key) {
+                *target = strings(value, true, |s| !s.trim().is_empty()).ok_or_else(|| {
+                    at(
+                        &self.file,
+                        value.line,
+                        format!("{field} in rule-fairy.edn must be a non-empty vector of directory paths relative to the project, like [\"rules/ast-grep\"]"),
+                    )
+                })?;
+            }
+        }
+        Ok(gate)
+    }
+
+    /// The shell-hook switch per harness (reference 1.1, `:shell-hook`).
+    pub fn shell_hook(&self) -> Result<ShellHook> {
+        let mut hook = ShellHook {
+            claude: true,
+            codex: false,
+        };
+        if let Some(value) = lookup(&self.entries, "shell-hook") {
+            let entries = nested_map(&self.file, value, ":shell-hook", &["claude", "codex"])?;
+            for (key, value) in entries {
+                let Value::Bool(on) = value.value else {
+                    return Err(at(
+                        &self.file,
+                        value.line,
+                        ":shell-hook values in rule-fairy.edn must be true or false",
+                    ));
+                };
+                if key.value.is_keyword("claude") {
+                    hook.claude = on;
+                } else {
+                    hook.codex = on;
+                }
+            }
+        }
+        Ok(hook)
+    }
+
+    /// The instruction file names the review reads, normalised (reference 6.3).
+    pub fn instruction_files(&self) -> Result<Vec<String>> {
+        let Some(value) = self.get("instructions") else {
+            return Ok(DEFAULT_INSTRUCTION_FILES
+                .iter()
+                .map(|s| s.to_string())
+                .collect());
+        };
+        let entries = nested_map(&self.file, value, ":instructions", &["files"])?;
+        let Some(files) = lookup(entries, "files") else {
+            return Ok(DEFAULT_INSTRUCTION_FILES
+                .iter()
+                .map(|s| s.to_string())
+                .collect());
+        };
+        let names = strings(files, false, |s| !s.trim().is_empty()).ok_or_else(|| {
+            at(&self.file, files.line, ":instructions :files in rule-fairy.edn must be a vector of file names relative to a directory, like [\"AGENTS.md\" \"CLAUDE.md\"]")
+        })?;
+        Ok(names
+            .iter()
+            .map(|name| paths::normalize_for_match(name))
+            .collect())
+    }
+
+    /// The file this configuration was read from.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// Every key's validation at once, for `check`.
+    pub fn validate(&self, root: &str) -> Vec<Error> {
+        [
+            self.rules_source(root).err(),
+            self.shell_hook().err(),
+            self.instruction_files().err(),
+            self.gate_dirs().err(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(text: &str, check: impl Fn(&Config) -> Result<()>) -> String {
+        match Config::parse(text) {
+            Err(e) => e.message,
+            Ok(config) => check(&config).unwrap_err().message,
+        }
+    }
+
+    fn rules_error(text: &str) -> String {
+        message(text, |c| c.rules_source("/p").map(|_| ()))
+    }
+
+    #[test]
+    fn defaults_without_a_config() {
+        let source = Config::default().rules_source("/p").unwrap();
+        assert_eq!(source.dirs, vec!["/p/.cursor/rules"]);
+        assert_eq!(source.extensions, vec![".mdc"]);
+        assert_eq!(
+            Config::default().rules_source(".").unwrap().dirs,
+            vec![".cursor/rules"]
+        );
+    }
+
+    #[test]
+    fn configured_dirs_resolve_against_the_root() {
+        let config = Config::parse(
+            "{:rules {:dirs [\"docs/rules\" \"/abs/elsewhere\"] :extensions [\".md\" \".mdc\"]}}",
+        )
+        .unwrap();
+        let source = config.rules_source("/p").unwrap();
+        assert_eq!(source.dirs, vec!["/p/docs/rules", "/abs/elsewhere"]);
+        assert_eq!(source.extensions, vec![".md", ".mdc"]);
+        let lexical = Config::parse("{:rules {:dirs [\"./a/../b\"]}}").unwrap();
+        assert_eq!(lexical.rules_source("/p").unwrap().dirs, vec!["/p/b"]);
+    }
+
+    #[test]
+    fn reference_messages_for_bad_rules() {
+        assert!(rules_error("[:not :a :map]").contains("must contain a map"));
+        assert_eq!(rules_error(""), "rule-fairy.edn must contain a map");
+        assert_eq!(rules_error("nil"), "rule-fairy.edn must contain a map");
+        assert_eq!(
+            rules_error("{:rules [:dirs]}"),
+            ":rules in rule-fairy.edn must be a map"
+        );
+        for bad in [
+            "{:rules {:dirs []}}",
+            "{:rules {:dirs \"docs\"}}",
+            "{:rules {:dirs [\"\"]}}",
+            "{:rules {:dirs nil}}",
+        ] {
+            assert!(
+                rules_error(bad).contains(":dirs in rule-fairy.edn"),
+                "{bad}"
+            );
+        }
+        for bad in [
+            "{:rules {:extensions [\"md\"]}}",
+            "{:rules {:extensions []}}",
+            "{:rules {:extensions [\".tar.gz\"]}}",
+            "{:rules {:extensions [\".\"]}}",
+        ] {
+            assert!(
+                rules_error(bad).contains(":extensions in rule-fairy.edn"),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            rules_error("{:rules {:dir \"x\"}}"),
+            "Unknown :rules keys in rule-fairy.edn: :dir"
+        );
+        assert_eq!(
+            rules_error("{:rule {:dirs [\"x\"]}}"),
+            "Unknown keys in rule-fairy.edn: :rule"
+        );
+        assert_eq!(
+            rules_error("{:rule 1 \"x\" 2 :rules nil}"),
+            "Unknown keys in rule-fairy.edn: :rule, \"x\""
+        );
+        assert!(Config::parse("{:rules nil}")
+            .unwrap()
+            .rules_source("/p")
+            .is_ok());
+        assert!(Config::parse("{:rules {:dirs (\"a\")}}")
+            .unwrap()
+            .rules_source("/p")
+            .is_ok());
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let err = Config::parse("{:rules\n {:dirs\n  []}}")
+            .unwrap()
+            .rules_source("/p")
+            .unwrap_err();
+        assert_eq!(err.place, Some(Place::line(CONFIG_FILE, 3)));
+        let syntax = Config::parse("{:rules\n {:dirs [\"a\"}}").unwrap_err();
+        assert_eq!(syntax.place, Some(Place::line(CONFIG_FILE, 2)));
+    }
+
+    #[test]
+    fn formats_switch_on_other_hosts_layouts() {
+        let config = Config::parse("{:formats [:claude :copilot :claude]}").unwrap();
+        assert_eq!(
+            config.rules_source("/p").unwrap().formats,
+            vec![Format::Claude, Format::Copilot]
+        );
+        assert!(Config::default()
+            .rules_source("/p")
+            .unwrap()
+            .formats
+            .is_empty());
+        let unknown = Config::parse("{:formats [:cursorrules]}")
+            .unwrap()
+            .rules_source("/p")
+            .unwrap_err();
+        assert_eq!(unknown.message, "Unknown rule format in rule-fairy.edn: :cursorrules (known: :claude :copilot :windsurf :cline :opencode)");
+        let shape = Config::parse("{:formats :claude}")
+            .unwrap()
+            .formats()
+            .unwrap_err();
+        assert!(shape
+            .message
+            .starts_with(":formats in rule-fairy.edn must be a vector of rule formats"));
+    }
+
+    #[test]
+    fn gate_dirs_are_read_and_validated() {
+        assert_eq!(Config::default().gate_dirs().unwrap(), GateDirs::default());
+        let config =
+            Config::parse("{:gate {:dirs [\"lint/ast\" \"more\"] :test-dirs [\"lint/tests\"]}}")
+                .unwrap();
+        assert_eq!(
+            config.gate_dirs().unwrap(),
+            GateDirs {
+                dirs: vec!["lint/ast".into(), "more".into()],
+                test_dirs: vec!["lint/tests".into()],
+            }
+        );
+        let gate = |text: &str| message(text, |c| c.gate_dirs().map(|_| ()));
+        assert_eq!(
+            gate("{:gate [\"rules\"]}"),
+            ":gate in rule-fairy.edn must be a map"
+        );
+        assert_eq!(
+            gate("{:gate {:dir [\"x\"]}}"),
+            "Unknown :gate keys in rule-fairy.edn: :dir"
+        );
+        for bad in [
+            "{:gate {:dirs []}}",
+            "{:gate {:dirs \"rules\"}}",
+            "{:gate {:dirs [\" \"]}}",
+            "{:gate {:dirs [:rules]}}",
+        ] {
+            assert!(
+                gate(bad).starts_with(":gate :dirs in rule-fairy.edn must be a non-empty vector"),
+                "{bad}"
+            );
+        }
+        assert!(gate("{:gate {:test-dirs []}}").starts_with(":gate :test-dirs in rule-fairy.edn"));
+        // The error names the line of the bad value, and `check` sees it.
+        let config = Config::parse("{:gate\n {:dirs\n  []}}").unwrap();
+        assert_eq!(
+            config.gate_dirs().unwrap_err().place,
+            Some(Place::line(CONFIG_FILE, 3))
+        );
+        assert_eq!(config.validate("/p").len(), 1);
+        // A bad :gate leaves the rules usable.
+        assert!(config.rules_source("/p").is_ok());
+    }
+
+    #[test]
+    fn shell_hook_defaults_and_errors() {
+        assert_eq!(
+            Config::default().shell_hook().unwrap(),
+            ShellHook {
+                claude: true,
+                codex: false
+            }
+        );
+        let both = Config::parse("{:shell-hook {:claude false :codex true}}").unwrap();
+        assert_eq!(
+            both.shell_hook().unwrap(),
+            ShellHook {
+                claude: false,
+                codex: true
+            }
+        );
+        let codex = Config::parse("{:shell-hook {:codex true}}").unwrap();
+        assert_eq!(
+            codex.shell_hook().unwrap(),
+            ShellHook {
+                claude: true,
+                codex: true
+            }
+        );
+        let shell = |text: &str| message(text, |c| c.shell_hook().map(|_| ()));
+        assert_eq!(
+            shell("{:shell-hook true}"),
+            ":shell-hook in rule-fairy.edn must be a map"
+        );
+        assert_eq!(
+            shell("{:shell-hook {:cursor true}}"),
+            "Unknown :shell-hook keys in rule-fairy.edn: :cursor"
+        );
+        assert_eq!(
+            shell("{:shell-hook {:codex \"yes\"}}"),
+            ":shell-hook values in rule-fairy.edn must be true or false"
+        );
+        assert_eq!(
+            shell("{:shell-hook nil}"),
+            ":shell-hook in rule-fairy.edn must be a map"
+        );
+    }
+
+    #[test]
+    fn instructions_are_validated_only_when_read() {
+        let instructions = |text: &str| message(text, |c| c.instruction_files().map(|_| ()));
+        assert_eq!(
+            instructions("{:instructions [:files]}"),
+            ":instructions in rule-fairy.edn must be a map"
+        );
+        assert_eq!(
+            instructions("{:instructions {:file [\"x\"]}}"),
+            "Unknown :instructions keys in rule-fairy.edn: :file"
+        );
+        assert!(instructions("{:instructions {:files \"CLAUDE.md\"}}")
+            .contains(":instructions :files in rule-fairy.edn"));
+        assert!(instructions("{:instructions {:files [\"\"]}}")
+            .contains(":instructions :files in rule-fairy.edn"));
+        assert_eq!(
+            instructions("{:instruction {}}"),
+            "Unknown keys in rule-fairy.edn: :instruction"
+        );
+        // A bad :instructions leaves the rules and the shell hook usable (7.1 case 13).
+        let config = Config::parse("{:instructions [:files]}").unwrap();
+        assert!(config.rules_source("/p").is_ok() && config.shell_hook().is_ok());
+        assert_eq!(config.validate("/p").len(), 1);
+        let empty = Config::parse("{:instructions {:files []}}").unwrap();
+        assert!(empty.instruction_files().unwrap().is_empty());
+        let custom = Config::parse("{:instructions {:files [\"./AGENTS.md\"]}}").unwrap();
+        assert_eq!(custom.instruction_files().unwrap(), vec!["AGENTS.md"]);
+    }
+}

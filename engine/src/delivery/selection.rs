@@ -1,0 +1,424 @@
+//! One delivery, from an event to the text a host attaches: which rules the
+//! event selects, in the order of reference 2.6, and their rendering as
+//! Claude Code frames or as Codex's one text. Adapters decide what is due
+//! (dedup) and carry the result; everything in between is here.
+
+use crate::base::error::Error;
+use crate::base::fs::FileSource;
+use crate::base::paths;
+use crate::delivery::codex_text::{self, EditSource};
+use crate::delivery::fit::{fit_delivery, Delivery};
+use crate::delivery::frames::FrameLimits;
+use crate::matching::facts::Facts;
+use crate::matching::index::{PathMatches, PromptMatch};
+use crate::matching::project::Project;
+use crate::render::block::{Block, RenderError};
+use crate::render::imports::{render_blocks, render_full};
+use crate::render::prefix::{ChangedPath, Trigger};
+use crate::rules::discovery::java_order;
+use crate::rules::rule::Rule;
+
+/// The rules an event selected, in match order, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    pub trigger: Trigger,
+    /// Distinct rule names in match order.
+    pub rules: Vec<String>,
+    /// The selected rules that depend on per-turn facts (branch, model,
+    /// agent, tools): delivered every time they hold, never recorded.
+    pub ephemeral: Vec<String>,
+    /// The paths that selected at least one rule, in event order (edits).
+    pub matched_paths: Vec<String>,
+    /// Invalid globs or patterns the event reached; the rules listed still
+    /// matched.
+    pub errors: Vec<Error>,
+}
+
+impl Selection {
+    /// The rules to deliver now, in match order: every ephemeral rule, and
+    /// each durable rule that `delivered` does not already hold (in the
+    /// conversation, the recent record, or Codex's ledger). One decision,
+    /// so both hosts treat durable and ephemeral rules alike.
+    pub fn due(&self, delivered: impl Fn(&str) -> bool) -> Vec<String> {
+        self.rules
+            .iter()
+            .filter(|name| self.ephemeral.contains(name) || !delivered(name))
+            .cloned()
+            .collect()
+    }
+
+    /// Whether a rule may be recorded as delivered.
+    pub fn is_durable(&self, name: &str) -> bool {
+        !self.ephemeral.contains(&name.to_string())
+    }
+}
+
+/// A prompt: always-on and keyword rules, in name order, with no facts.
+pub fn select_prompt(project: &Project, prompt: &str) -> Selection {
+    select_prompt_with(project, prompt, &Facts::default())
+}
+
+/// A prompt, with the session's facts for the rules' conditions.
+pub fn select_prompt_with(project: &Project, prompt: &str, facts: &Facts) -> Selection {
+    let matches = project.index.match_prompt_with(prompt, facts);
+    let rules = matches.iter().map(|m| m.name.clone()).collect();
+    let ephemeral = matches
+        .iter()
+        .filter(|m| !m.durable)
+        .map(|m| m.name.clone())
+        .collect();
+    Selection {
+        trigger: Trigger::Prompt(matches),
+        rules,
+        ephemeral,
+        matched_paths: Vec::new(),
+        errors: Vec::new(),
+    }
+}
+
+/// Edited paths, in the order the tool names them: each path's rules in
+/// name order, each rule once (reference 2.6, edits and Codex edits).
+pub fn select_edit<S: AsRef<str>>(project: &Project, edited: &[S]) -> Selection {
+    let edited: Vec<String> = edited
+        .iter()
+        .map(|p| paths::normalize_for_match(p.as_ref()))
+        .collect();
+    edit_selection(&edited, project.index.match_paths(&edited))
+}
+
+/// Edited paths with the session's facts; file contents for `fileContains`
+/// are read through `fs` (relative to the project root) when some rule
+/// needs them, at most once per path.
+pub fn select_edit_with<S: AsRef<str>>(
+    fs: &dyn FileSource,
+    project: &Project,
+    edited: &[S],
+    facts: &Facts,
+) -> Selection {
+    let edited: Vec<String> = edited
+        .iter()
+        .map(|p| paths::normalize_for_match(p.as_ref()))
+        .collect();
+    let contents = read_contents(fs, project, &edited);
+    select_edit_given(project, &edited, facts, contents.as_deref())
+}
+
+/// Edited paths with the session's facts and each path's content as the
+/// caller has it (same order as `edited`), for `fileContains`.
+pub fn select_edit_given<S: AsRef<str>>(
+    project: &Project,
+    edited: &[S],
+    facts: &Facts,
+    contents: Option<&[Option<String>]>,
+) -> Selection {
+    let edited: Vec<String> = edited
+        .iter()
+        .map(|p| paths::normalize_for_match(p.as_ref()))
+        .collect();
+    edit_selection(
+        &edited,
+        project.index.match_paths_with(&edited, facts, contents),
+    )
+}
+
+fn edit_selection(edited: &[String], matches: PathMatches) -> Selection {
+    let matched_paths = edited
+        .iter()
+        .filter(|path| {
+            matches
+                .rules
+                .iter()
+                .any(|m| m.paths().contains(&path.as_str()))
+        })
+        .cloned()
+        .fold(Vec::new(), push_distinct);
+    let trigger = Trigger::Edit {
+        path: matched_paths.join(", "),
+    };
+    selection(trigger, matched_paths, matches)
+}
+
+fn selection(trigger: Trigger, matched_paths: Vec<String>, matches: PathMatches) -> Selection {
+    let ephemeral = matches
+        .rules
+        .iter()
+        .filter(|m| !m.durable)
+        .map(|m| m.name.clone())
+        .collect();
+    let rules = matches.rules.into_iter().map(|m| m.name).collect();
+    Selection {
+        trigger,
+        rules,
+        ephemeral,
+        matched_paths,
+        errors: matches.errors,
+    }
+}
+
+/// The contents of edited files when some rule tests them; a file that
+/// cannot be read (deleted, not text) has none, so its `fileContains`
+/// conditions do not hold.
+pub fn read_contents(
+    fs: &dyn FileSource,
+    project: &Project,
+    edited: &[String],
+) -> Option<Vec<Option<String>>> {
+    project.index.needs_contents().then(|| {
+        edited
+            .iter()
+            .map(|path| {
+                let bytes = fs.read(&paths::join(&project.root, path)).ok()?;
+                String::from_utf8(bytes).ok()
+            })
+            .collect()
+    })
+}
+
+/// Paths a shell command changed: sorted, each path's rules in name order,
+/// each rule once (reference 2.6, shell).
+pub fn select_shell<S: AsRef<str>>(project: &Project, changed: &[S]) -> Selection {
+    let sorted = shell_order(changed);
+    shell_selection(&sorted, project.index.match_paths(&sorted))
+}
+
+/// Shell changes with the session's facts and `fileContains` contents.
+pub fn select_shell_with<S: AsRef<str>>(
+    fs: &dyn FileSource,
+    project: &Project,
+    changed: &[S],
+    facts: &Facts,
+) -> Selection {
+    let sorted = shell_order(changed);
+    let contents = read_contents(fs, project, &sorted);
+    select_shell_given(project, &sorted, facts, contents.as_deref())
+}
+
+/// Shell changes with the session's facts and each changed file's content
+/// as the caller has it, in [`shell_order`], for `fileContains`.
+pub fn select_shell_given<S: AsRef<str>>(
+    project: &Project,
+    changed: &[S],
+    facts: &Facts,
+    contents: Option<&[Option<String>]>,
+) -> Selection {
+    let sorted = shell_order(changed);
+    shell_selection(
+        &sorted,
+        project.index.match_paths_with(&sorted, facts, contents),
+    )
+}
+
+/// The order a shell event's changed paths are matched in: normalised,
+/// sorted, each once (reference 2.6, shell).
+pub fn shell_order<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
+    let mut sorted: Vec<String> = changed
+        .iter()
+        .map(|p| paths::normalize_for_match(p.as_ref()))
+        .collect();
+    sorted.sort_by(|a, b| java_order(a, b));
+    sorted.dedup();
+    sorted
+}
+
+fn shell_selection(sorted: &[String], matches: PathMatches) -> Selection {
+    let changed_paths: Vec<ChangedPath> = sorted
+        .iter()
+        .map(|path| ChangedPath {
+            path: path.clone(),
+            rules: matches
+                .rules
+                .iter()
+                .filter(|m| m.paths().contains(&path.as_str()))
+                .map(|m| m.name.clone())
+                .collect(),
+        })
+        .filter(|c| !c.rules.is_empty())
+        .collect();
+    let matched_paths = changed_paths.iter().map(|c| c.path.clone()).collect();
+    selection(Trigger::Shell(changed_paths), matched_paths, matches)
+}
+
+fn push_distinct(mut list: Vec<String>, item: String) -> Vec<String> {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+    list
+}
+
+/// The rules of a project by name; a missing one is the reference's error.
+fn rules_named<'p, S: AsRef<str>>(
+    project: &'p Project,
+    names: &[S],
+) -> Result<Vec<&'p Rule>, Error> {
+    names
+        .iter()
+        .map(|name| {
+            project
+                .rules
+                .get(name.as_ref())
+                .ok_or_else(|| Error::new(format!("Rule does not exist: {}", name.as_ref())))
+        })
+        .collect()
+}
+
+/// Renders rules, in the order given, into blocks with their documentation.
+pub fn render<S: AsRef<str>>(
+    fs: &dyn FileSource,
+    project: &Project,
+    names: &[S],
+) -> Result<Vec<Block>, RenderError> {
+    render_blocks(fs, &project.root, &rules_named(project, names)?)
+}
+
+/// A Claude Code delivery of `candidates` (the selection's rules that are
+/// due, in match order): frames within the limits, the rest deferred, and
+/// rules too large for any delivery reported.
+pub fn claude_delivery<S: AsRef<str>>(
+    fs: &dyn FileSource,
+    project: &Project,
+    trigger: &Trigger,
+    candidates: &[S],
+    delivery_id: &str,
+    limits: FrameLimits,
+) -> Result<Delivery, RenderError> {
+    let names: Vec<&str> = candidates.iter().map(AsRef::as_ref).collect();
+    fit_delivery(
+        &names,
+        delivery_id,
+        limits,
+        |indices| {
+            let chosen: Vec<&str> = indices.iter().map(|&i| names[i]).collect();
+            render(fs, project, &chosen)
+        },
+        |delivered| trigger.prefix(delivered),
+    )
+}
+
+/// Codex's prompt text for the due prompt matches (reference 4.8).
+pub fn codex_prompt_text(
+    fs: &dyn FileSource,
+    project: &Project,
+    due: &[PromptMatch],
+) -> Result<String, RenderError> {
+    let names: Vec<&str> = due.iter().map(|m| m.name.as_str()).collect();
+    let rendering = render_full(&render(fs, project, &names)?);
+    Ok(codex_text::prompt_context(due, &rendering))
+}
+
+/// Codex's post-edit text for the due rules of an edit or shell change.
+pub fn codex_post_edit_text<S: AsRef<str>, P: AsRef<str>>(
+    fs: &dyn FileSource,
+    project: &Project,
+    due: &[S],
+    matched_paths: &[P],
+    source: EditSource,
+) -> Result<String, RenderError> {
+    let rendering = render_full(&render(fs, project, due)?);
+    Ok(codex_text::post_edit_context(
+        due,
+        matched_paths,
+        source,
+        &rendering,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::fs::MemoryFs;
+    use crate::delivery::readback::delivered_rules;
+
+    fn project() -> (MemoryFs, Project) {
+        let mut fs = MemoryFs::new();
+        fs.add_file(
+            "/p/.cursor/rules/base.mdc",
+            "---\nalwaysApply: true\n---\n# Base\n\nAlways.",
+        )
+        .add_file(
+            "/p/.cursor/rules/ui.mdc",
+            "---\nglobs: src/ui/**\npromptAnyOf: widget\n---\n# UI\n\n@doc/guide.md#ui",
+        )
+        .add_file(
+            "/p/.cursor/rules/db.mdc",
+            "---\nglobs: db/**, src/ui/db/**\n---\n# DB",
+        )
+        .add_file(
+            "/p/doc/guide.md",
+            "# Guide\n\n## UI\n\nui text\n\n## Other\n\nnot imported\n",
+        );
+        let project = Project::load(&fs, "/p").unwrap();
+        (fs, project)
+    }
+
+    #[test]
+    fn a_prompt_delivery_reads_back_as_delivered() {
+        let (fs, project) = project();
+        let selection = select_prompt(&project, "add a widget");
+        assert_eq!(selection.rules, vec!["base.mdc", "ui.mdc"]);
+        let delivery = claude_delivery(
+            &fs,
+            &project,
+            &selection.trigger,
+            &selection.rules,
+            "d1",
+            FrameLimits::default(),
+        )
+        .unwrap();
+        assert_eq!(delivery.delivered, vec!["base.mdc", "ui.mdc"]);
+        let frame = &delivery.frames[0];
+        assert!(frame.starts_with("[rule-fairy shard 1/1 d1]\n[rule-fairy injected: base.mdc]\n[rule-fairy injected: ui.mdc]\n[rule-fairy matched: alwaysApply base.mdc]\n[rule-fairy matched: keyword \"widget\"]\n\n"), "{frame}");
+        assert!(
+            frame.contains("## Required context: `doc/guide.md#ui` (ui.mdc)\n\n## UI\n\nui text")
+        );
+        assert!(!frame.contains("not imported"));
+        assert_eq!(
+            delivered_rules(&delivery.frames),
+            vec!["base.mdc", "ui.mdc"]
+        );
+    }
+
+    #[test]
+    fn edits_and_shell_changes_select_in_their_orders() {
+        let (_, project) = project();
+        let edit = select_edit(&project, &["db/x.sql", "./src/ui/db/a.ts", "README.md"]);
+        assert_eq!(edit.rules, vec!["db.mdc", "ui.mdc"]);
+        assert_eq!(edit.matched_paths, vec!["db/x.sql", "src/ui/db/a.ts"]);
+        let shell = select_shell(&project, &["src/ui/db/a.ts", "db/x.sql", "README.md"]);
+        assert_eq!(shell.rules, vec!["db.mdc", "ui.mdc"]);
+        match &shell.trigger {
+            Trigger::Shell(changed) => assert_eq!(changed.len(), 2),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn codex_texts() {
+        let (fs, project) = project();
+        let selection = select_prompt(&project, "hello");
+        let Trigger::Prompt(matches) = &selection.trigger else {
+            unreachable!()
+        };
+        let text = codex_prompt_text(&fs, &project, matches).unwrap();
+        assert_eq!(text, "[rule-fairy injected: base.mdc]\n[rule-fairy matched: alwaysApply base.mdc]\n\n# base.mdc\n\n# Base\n\nAlways.");
+        let edit = select_edit(&project, &["src/ui/a.ts"]);
+        let text = codex_post_edit_text(
+            &fs,
+            &project,
+            &edit.rules,
+            &edit.matched_paths,
+            EditSource::Tool,
+        )
+        .unwrap();
+        assert!(text.starts_with("[rule-fairy injected: ui.mdc]\n[rule-fairy matched: glob on src/ui/a.ts]\n\nApply these rules"));
+        assert!(text.contains(
+            "# Required documentation\n\n## Required context: `doc/guide.md#ui` (ui.mdc)"
+        ));
+    }
+
+    #[test]
+    fn a_missing_rule_is_the_reference_error() {
+        let (fs, project) = project();
+        let err = render(&fs, &project, &["gone.mdc"]).unwrap_err();
+        assert_eq!(err.error.message, "Rule does not exist: gone.mdc");
+    }
+}

@@ -1,0 +1,111 @@
+//! Which rules the model still holds, read from the conversation Claude
+//! Code will send next (reference 5.2.1, "Frame heads"; 5.5). Hook context
+//! reaches the model as a system reminder, `<system-reminder>`, LF,
+//! `<event> hook additional context: `, then the event's entries joined by
+//! LF. Only frames inside such a reminder count: a shard header the model
+//! or the person quotes elsewhere was never a delivery.
+
+use crate::delivery::readback::delivered_rules;
+
+const REMINDER_OPEN: &str = "<system-reminder>\n";
+const REMINDER_CLOSE: &str = "\n</system-reminder>";
+const INTRO: &str = " hook additional context: ";
+
+/// The hook-context bodies in one conversation text: for each reminder
+/// that renders hook context, what follows its intro up to the reminder's
+/// end (or the text's end, when it is cut).
+///
+/// ```
+/// use rule_fairy_engine::hosts::claude::context::hook_context_bodies;
+/// let text = "done\n\n<system-reminder>\ntool.call hook additional context: [rule-fairy shard 1/1 d1]\nbody\n</system-reminder>";
+/// assert_eq!(hook_context_bodies(text), vec!["[rule-fairy shard 1/1 d1]\nbody"]);
+/// assert!(hook_context_bodies("[rule-fairy shard 1/1 d1]").is_empty());
+/// ```
+pub fn hook_context_bodies(text: &str) -> Vec<&str> {
+    let mut bodies = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(REMINDER_OPEN) {
+        let after = &rest[at + REMINDER_OPEN.len()..];
+        let event_len = after
+            .bytes()
+            .take_while(|&b| b.is_ascii_alphanumeric() || b"_.:".contains(&b))
+            .count();
+        match after[event_len..].strip_prefix(INTRO) {
+            Some(body) if event_len > 0 => {
+                let end = body.find(REMINDER_CLOSE).unwrap_or(body.len());
+                bodies.push(&body[..end]);
+                rest = &body[end..];
+            }
+            _ => rest = after,
+        }
+    }
+    bodies
+}
+
+/// The rules of every whole delivery in the hook context of `texts` (the
+/// conversation's texts, in order), as [`delivered_rules`] reads them.
+pub fn rules_in_context<S: AsRef<str>>(texts: &[S]) -> Vec<String> {
+    let bodies: Vec<&str> = texts
+        .iter()
+        .flat_map(|text| hook_context_bodies(text.as_ref()))
+        .collect();
+    delivered_rules(&bodies)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reminder(event: &str, entries: &[&str]) -> String {
+        format!(
+            "<system-reminder>\n{event} hook additional context: {}\n</system-reminder>",
+            entries.join("\n")
+        )
+    }
+
+    #[test]
+    fn frames_in_reminders_count_and_quotes_do_not() {
+        let prompt = reminder(
+            "prompt.submit",
+            &["[rule-fairy shard 1/1 d1]\n[rule-fairy injected: a.mdc]\n[rule-fairy matched: alwaysApply a.mdc]\n\n# a.mdc\n\nbody"],
+        );
+        let tool_result = format!(
+            "File written\n\n{}",
+            reminder(
+                "tool.call",
+                &["[rule-fairy shard 1/1 d2]\n[rule-fairy injected: b.mdc]\n\n# b.mdc"]
+            )
+        );
+        let quoted = "As you said:\n[rule-fairy shard 1/1 d3]\n[rule-fairy injected: c.mdc]";
+        assert_eq!(
+            rules_in_context(&[prompt.as_str(), tool_result.as_str(), quoted]),
+            vec!["a.mdc", "b.mdc"]
+        );
+    }
+
+    #[test]
+    fn a_two_frame_delivery_joined_into_one_reminder_is_whole() {
+        let joined = reminder(
+            "tool.call",
+            &[
+                "[rule-fairy shard 1/2 d1]\n[rule-fairy injected: a.mdc]\n\n# a.mdc",
+                "[rule-fairy shard 2/2 d1]\n# docs",
+            ],
+        );
+        assert_eq!(rules_in_context(&[joined]), vec!["a.mdc"]);
+        let first_only = reminder(
+            "tool.call",
+            &["[rule-fairy shard 1/2 d1]\n[rule-fairy injected: a.mdc]"],
+        );
+        assert!(rules_in_context(&[first_only]).is_empty());
+    }
+
+    #[test]
+    fn odd_reminders() {
+        // A reminder that is not hook context, then one cut before its end.
+        let text = "<system-reminder>\n# Environment\n</system-reminder>\n<system-reminder>\nprompt.submit hook additional context: [rule-fairy shard 1/1 x]\n[rule-fairy injected: a.mdc]";
+        assert_eq!(rules_in_context(&[text]), vec!["a.mdc"]);
+        assert!(hook_context_bodies("<system-reminder>\n hook additional context: x").is_empty());
+        assert!(rules_in_context::<&str>(&[]).is_empty());
+    }
+}

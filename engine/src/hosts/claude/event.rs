@@ -1,0 +1,240 @@
+//! One Claude Code delivery decision (reference 5.2.2): select the event's
+//! rules, drop those the model still holds or got less than a minute ago,
+//! fit the rest into frames, and say what to record. The mod gathers the
+//! inputs (rule files, the conversation, git, the clock) and carries the
+//! outcome (context entries, the saved state); everything else is here.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::base::fs::FileSource;
+use crate::delivery::frames::{DeliveryKind, FrameLimits};
+use crate::delivery::selection::{
+    claude_delivery, select_edit_given, select_prompt_with, select_shell_given, shell_order,
+    Selection,
+};
+use crate::hosts::claude::labels::{delivery_failed, glob_problem};
+use crate::hosts::claude::state::SessionState;
+use crate::matching::facts::Facts;
+use crate::matching::project::Project;
+
+/// A rule delivered this long ago or less is not delivered again, whatever
+/// the conversation shows: tool calls that run side by side read the
+/// conversation before either one's context is in it.
+pub const RECENT_DELIVERY_MS: i64 = 60_000;
+
+/// What happened, as the mod hands it to the event.
+#[derive(Debug, Clone)]
+pub enum ClaudeEvent {
+    Prompt {
+        text: String,
+    },
+    /// An edit of one path, project-relative (reference 5.6); `file` is
+    /// where it is, absolute, for its content.
+    Edit {
+        path: String,
+        file: String,
+    },
+    /// A shell command; `paths` are the session's pending changed paths.
+    Shell {
+        paths: Vec<String>,
+    },
+}
+
+impl ClaudeEvent {
+    pub fn kind(&self) -> DeliveryKind {
+        match self {
+            ClaudeEvent::Prompt { .. } => DeliveryKind::Prompt,
+            ClaudeEvent::Edit { .. } => DeliveryKind::Edit,
+            ClaudeEvent::Shell { .. } => DeliveryKind::Shell,
+        }
+    }
+}
+
+/// The result of one delivery decision.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// Context entries to attach, in order: the frames, error entries for
+    /// rules too large to deliver, problems the event reached.
+    pub entries: Vec<String>,
+    /// Rules the frames carry, now recorded.
+    pub delivered: Vec<String>,
+    /// Rules left for the next matching event.
+    pub deferred: Vec<String>,
+    /// Lines for the transcript: what failed, when something did.
+    pub log: Vec<String>,
+    /// The session state to save.
+    pub state: SessionState,
+}
+
+/// Whether a delivered rule is still held: whole in the conversation, or
+/// delivered less than [`RECENT_DELIVERY_MS`] before `now` (exactly that
+/// long ago is not).
+///
+/// ```
+/// use std::collections::BTreeMap;
+/// use rule_fairy_engine::hosts::claude::event::is_held;
+/// let delivered = BTreeMap::from([("b.mdc".to_string(), 1_000), ("c.mdc".to_string(), 0)]);
+/// let in_context = ["d.mdc".to_string()];
+/// let held = |rule| is_held(rule, &in_context, &delivered, 60_000);
+/// assert_eq!((held("a.mdc"), held("b.mdc"), held("c.mdc"), held("d.mdc")), (false, true, false, true));
+/// ```
+pub fn is_held(
+    rule: &str,
+    in_context: &[String],
+    delivered: &BTreeMap<String, i64>,
+    now_ms: i64,
+) -> bool {
+    in_context.iter().any(|c| c == rule)
+        || delivered
+            .get(rule)
+            .is_some_and(|&at| now_ms - at < RECENT_DELIVERY_MS)
+}
+
+/// The selected rules to deliver now, in match order: every ephemeral
+/// rule, and each durable rule not [`is_held`] (the one engine decision,
+/// [`Selection::due`]).
+pub fn due_in(
+    selection: &Selection,
+    in_context: &[String],
+    delivered: &BTreeMap<String, i64>,
+    now_ms: i64,
+) -> Vec<String> {
+    selection.due(|rule| is_held(rule, in_context, delivered, now_ms))
+}
+
+/// What an event's rules are tested against besides the event: the
+/// session's facts, and the text of each file `fileContains` reads, in the
+/// order of [`ClaudeEvent::content_files`] (`None`: it could not be read).
+#[derive(Debug, Clone, Copy)]
+pub struct Known<'a> {
+    pub facts: &'a Facts,
+    pub contents: &'a [Option<String>],
+}
+
+impl ClaudeEvent {
+    /// The files whose text `fileContains` tests for this event, absolute:
+    /// the edited file, or each changed path below `root` in the order the
+    /// shell selection matches them.
+    pub fn content_files(&self, root: &str) -> Vec<String> {
+        match self {
+            ClaudeEvent::Prompt { .. } => Vec::new(),
+            ClaudeEvent::Edit { file, .. } => vec![file.clone()],
+            ClaudeEvent::Shell { paths } => shell_order(paths)
+                .iter()
+                .map(|path| crate::base::paths::join(root, path))
+                .collect(),
+        }
+    }
+}
+
+/// The rules an event selects, in match order, and why.
+pub fn select(project: &Project, event: &ClaudeEvent, known: Known<'_>) -> Selection {
+    let contents = project.index.needs_contents().then_some(known.contents);
+    match event {
+        ClaudeEvent::Prompt { text } => select_prompt_with(project, text, known.facts),
+        ClaudeEvent::Edit { path, .. } => {
+            select_edit_given(project, std::slice::from_ref(path), known.facts, contents)
+        }
+        ClaudeEvent::Shell { paths } => select_shell_given(project, paths, known.facts, contents),
+    }
+}
+
+/// What one decision reads besides the project and the event.
+#[derive(Debug, Clone, Copy)]
+pub struct Circumstances<'a> {
+    /// Names the delivery in its shard headers.
+    pub delivery_id: &'a str,
+    /// The rules the conversation holds whole
+    /// ([`crate::hosts::claude::context::rules_in_context`]).
+    pub in_context: &'a [String],
+    pub now_ms: i64,
+    pub limits: FrameLimits,
+    pub known: Known<'a>,
+}
+
+/// Decides one event. `state` is the session's saved state and comes back,
+/// changed, in the outcome. A failure leaves nothing recorded: the outcome
+/// then carries one error entry, and the shell paths stay pending for the
+/// next command.
+pub fn decide(
+    fs: &dyn FileSource,
+    project: &Project,
+    event: &ClaudeEvent,
+    mut state: SessionState,
+    circumstances: Circumstances<'_>,
+) -> Outcome {
+    let Circumstances {
+        delivery_id,
+        in_context,
+        now_ms,
+        limits,
+        known,
+    } = circumstances;
+    let kind = event.kind().as_str();
+    let fail = |state: SessionState, detail: String| Outcome {
+        entries: vec![delivery_failed(kind, "failed", &detail)],
+        log: vec![format!("rule-fairy: {kind} delivery failed: {detail}")],
+        state,
+        ..Outcome::default()
+    };
+    if let ClaudeEvent::Prompt { .. } = event {
+        // The prompt starts the shell check, so the first command reports
+        // only what changed after the session began working.
+        match project.config.shell_hook() {
+            Ok(hook) if hook.claude => {
+                state.shell.start(now_ms);
+            }
+            Ok(_) => {}
+            Err(error) => return fail(state, error.to_string()),
+        }
+    }
+    let selection = select(project, event, known);
+    let problems: Vec<String> = selection
+        .errors
+        .iter()
+        .map(|error| glob_problem(&project.root, error))
+        .collect();
+    let due = due_in(&selection, in_context, &state.delivered, now_ms);
+    let shell_paths = match event {
+        ClaudeEvent::Shell { paths } => paths.as_slice(),
+        _ => &[],
+    };
+    if due.is_empty() {
+        state.shell.clear(shell_paths);
+        return Outcome {
+            entries: problems,
+            state,
+            ..Outcome::default()
+        };
+    }
+    let delivery = match claude_delivery(fs, project, &selection.trigger, &due, delivery_id, limits)
+    {
+        Ok(delivery) => delivery,
+        Err(error) => return fail(state, error.to_string()),
+    };
+    // Ephemeral rules are never recorded: they come with every event they
+    // hold for, whatever the conversation or the last minute holds.
+    for rule in delivery
+        .delivered
+        .iter()
+        .filter(|r| selection.is_durable(r))
+    {
+        state.delivered.insert(rule.clone(), now_ms);
+    }
+    if delivery.deferred.is_empty() && delivery.oversized.is_empty() {
+        state.shell.clear(shell_paths);
+    }
+    // Frames first: Claude Code passes one event's entries whole only up
+    // to a total size, and past it a short problem entry is what gets cut.
+    let mut entries = delivery.entries();
+    entries.extend(problems);
+    Outcome {
+        entries,
+        delivered: delivery.delivered,
+        deferred: delivery.deferred,
+        log: Vec::new(),
+        state,
+    }
+}

@@ -1,0 +1,144 @@
+//! A Claude Code session's state (reference 5.1, "Session state file"):
+//! when each rule was last delivered, and the shell check. The mod keeps it
+//! as JSON in `<project>/.rule-fairy/claude/<session id>.json`; only the mod
+//! reads it, and JSON is what both sides of the WebAssembly boundary parse.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::hosts::shell::ShellState;
+
+/// Everything the mod remembers about one session between events.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionState {
+    /// Rule name to the epoch milliseconds of its last delivery: the
+    /// one-minute record that covers tool calls running side by side.
+    #[serde(default)]
+    pub delivered: BTreeMap<String, i64>,
+    #[serde(default)]
+    pub shell: ShellState,
+    /// The rule-loading problems last shown in this session, so they are
+    /// shown again only when they change.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+    /// The last problem told of a gate check that could not run: told once
+    /// per session, not after every write.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate_problem: Option<String>,
+    /// When the state was last saved, in epoch milliseconds.
+    #[serde(default)]
+    pub ts: i64,
+}
+
+impl SessionState {
+    /// Reads a saved state. An empty file is a fresh session; anything that
+    /// is not a state is an error saying what is wrong and where.
+    ///
+    /// ```
+    /// use rule_fairy_engine::hosts::claude::state::SessionState;
+    /// let state = SessionState::parse(r#"{"delivered":{"a.mdc":5},"ts":5}"#).unwrap();
+    /// assert_eq!(state.delivered["a.mdc"], 5);
+    /// assert!(SessionState::parse("").unwrap().delivered.is_empty());
+    /// assert!(SessionState::parse("{:delivered {}}").unwrap_err().contains("line 1 column 2"));
+    /// assert_eq!(SessionState::parse("[]").unwrap_err(), "expected a JSON object");
+    /// ```
+    pub fn parse(text: &str) -> Result<SessionState, String> {
+        if text.trim().is_empty() {
+            return Ok(SessionState::default());
+        }
+        // serde reads a struct from an array too; a state file is an object.
+        if !text.trim_start().starts_with('{') {
+            return Err("expected a JSON object".to_string());
+        }
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The text to save, stamped with the time of the save.
+    pub fn to_json(&self, now_ms: i64) -> String {
+        let mut stamped = self.clone();
+        stamped.ts = now_ms;
+        serde_json::to_string(&stamped).expect("a state always serialises")
+    }
+}
+
+/// The saved state after the conversation was compacted: the one-minute
+/// record is dropped, since it only stands in for context the conversation
+/// is about to show, and a compaction just took every delivery out of it.
+/// Without this, a rule delivered in the minute before a compaction would
+/// be missing from the conversation until that minute passed. `None` when
+/// there is nothing to change (or the state does not parse: the next event
+/// reports that).
+///
+/// ```
+/// use rule_fairy_engine::hosts::claude::state::after_compaction;
+/// let saved = r#"{"delivered":{"a.mdc":5},"shell":{"checked_at_ms":5,"pending":[]},"ts":5}"#;
+/// assert_eq!(
+///     after_compaction(saved, 9).unwrap(),
+///     r#"{"delivered":{},"shell":{"checked_at_ms":5,"pending":[]},"ts":9}"#
+/// );
+/// assert_eq!(after_compaction("", 9), None);
+/// ```
+pub fn after_compaction(saved: &str, now_ms: i64) -> Option<String> {
+    let mut state = SessionState::parse(saved).ok()?;
+    if state.delivered.is_empty() {
+        return None;
+    }
+    state.delivered.clear();
+    Some(state.to_json(now_ms))
+}
+
+/// Whether a session id can name a state file: no path separators, no
+/// parent references, nothing that is not printable. Claude Code's ids are
+/// UUIDs; anything else is refused rather than written somewhere else.
+///
+/// ```
+/// use rule_fairy_engine::hosts::claude::state::is_safe_session_id;
+/// assert!(is_safe_session_id("3f1c2a9e-0b6d-4c1e-9a57-2d8f7e6b5a41"));
+/// assert!(!is_safe_session_id("../x"));
+/// assert!(!is_safe_session_id(""));
+/// ```
+pub fn is_safe_session_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 200
+        && id != "."
+        && id != ".."
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saved_state_reads_back() {
+        let mut state = SessionState::default();
+        state.delivered.insert("a.mdc".into(), 1_000);
+        state.shell.start(900);
+        state.shell.record_check(1_000, &["src/x.ts".into()]);
+        let text = state.to_json(2_000);
+        assert_eq!(
+            text,
+            r#"{"delivered":{"a.mdc":1000},"shell":{"checked_at_ms":1000,"pending":["src/x.ts"]},"ts":2000}"#
+        );
+        let back = SessionState::parse(&text).unwrap();
+        assert_eq!(back.delivered, state.delivered);
+        assert_eq!(back.shell, state.shell);
+        assert_eq!(back.ts, 2_000);
+    }
+
+    #[test]
+    fn wrong_shapes_are_errors() {
+        assert!(SessionState::parse("[]").is_err());
+        assert!(SessionState::parse(r#"{"delivered":{"a.mdc":"soon"}}"#)
+            .unwrap_err()
+            .contains("invalid type"));
+        assert!(SessionState::parse(r#"{"deliverd":{}}"#)
+            .unwrap_err()
+            .contains("unknown field"));
+        assert!(SessionState::parse("{\"delivered\":{").is_err());
+    }
+}

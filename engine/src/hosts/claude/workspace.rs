@@ -1,0 +1,1079 @@
+//! The Claude Code mod's view of a project: an in-memory snapshot of the
+//! files the engine reads (configuration, rule files, the documents they
+//! import, where checkouts are), kept by the mod across events and
+//! refreshed only where a file changed; the loaded project is cached until
+//! a rule or the configuration changes. [`ClaudeWorkspace::decide`] answers
+//! one event from it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::base::error::Error;
+use crate::base::fs::MemoryFs;
+use crate::base::paths;
+use crate::config::{Config, RulesSource};
+use crate::delivery::frames::{delivery_id, DeliveryKind, FrameLimits};
+use crate::hosts::claude::context::rules_in_context;
+use crate::hosts::claude::event::{
+    decide, due_in, select, Circumstances, ClaudeEvent, Known, Outcome,
+};
+use crate::hosts::claude::facts::{wanted_facts, HostFacts};
+use crate::hosts::claude::labels::{delivery_failed, loading_problem};
+use crate::hosts::claude::state::SessionState;
+use crate::hosts::gate_check::gate_probes;
+use crate::hosts::shell::{changed_since, project_paths, toplevel};
+use crate::matching::facts::{project_markers, project_tags, Facts, CI_VARIABLES};
+use crate::matching::project::{project_relative_path, Project};
+use crate::render::import_paths::imported_documents;
+
+/// One event as the mod gathered it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EventRequest {
+    pub kind: EventKind,
+    /// Names this event among the session's: the delivery id is made from
+    /// it, so it must differ between deliveries (the mod puts the session,
+    /// the tool use or prompt, and the time in it).
+    pub key: String,
+    /// The prompt as typed (prompt events).
+    #[serde(default)]
+    pub prompt: Option<String>,
+    /// The edited file, absolute (edit events).
+    #[serde(default)]
+    pub file: Option<String>,
+    /// What git said (shell events, when a check was running).
+    #[serde(default)]
+    pub shell: Option<ShellReport>,
+    /// Conversation texts that may hold deliveries.
+    #[serde(default)]
+    pub context: Vec<String>,
+    /// The saved state file's text; empty for a new session.
+    #[serde(default)]
+    pub state: String,
+    /// The state file as a person finds it, for messages.
+    #[serde(default)]
+    pub state_file: String,
+    pub now: i64,
+    /// The facts the mod gathered for rule conditions ([`Wants::facts`]).
+    #[serde(default)]
+    pub facts: HostFacts,
+    /// The texts of the files [`ClaudeWorkspace::contents_due`] named, in
+    /// its order (`None`: it could not be read).
+    #[serde(default)]
+    pub contents: Vec<Option<String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventKind {
+    Prompt,
+    Edit,
+    Shell,
+}
+
+/// A finished git check: the checkout's top level as `git rev-parse
+/// --show-toplevel` printed it, and each changed file's path relative to
+/// it with the later of its modification and change times.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ShellReport {
+    /// When the check started, before any git call.
+    pub started: i64,
+    pub toplevel: String,
+    #[serde(default)]
+    pub changed: Vec<(String, i64)>,
+}
+
+/// What the mod does with an event's answer.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventResponse {
+    pub entries: Vec<String>,
+    pub delivered: Vec<String>,
+    pub deferred: Vec<String>,
+    pub log: Vec<String>,
+    /// The state to save; `None` when nothing changed.
+    pub state: Option<String>,
+    /// Set when the saved state was not a state: why. The mod keeps a copy
+    /// of the old text before saving over it.
+    pub state_error: Option<String>,
+}
+
+/// What the mod gathers before an event is decided, beyond the event.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Wants {
+    /// The facts some rule tests ([`wanted_facts`]); the mod asks the host
+    /// for these only.
+    pub facts: Vec<String>,
+    /// The marker files project tags come from, absolute, when a rule tests
+    /// `project`: the mod keeps them in the snapshot as documents.
+    pub markers: Vec<String>,
+    /// The environment variables that say a run is in CI, when a rule tests
+    /// `ci`: the mod reads each and hands their values back in this order.
+    pub ci: Vec<&'static str>,
+    /// The paths whose presence means the project keeps gate rules
+    /// ([`gate_probes`]); the mod checks written files only then.
+    pub gate: Vec<String>,
+}
+
+/// What a shell event must gather before it is decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShellPlan {
+    /// The shell hook is off for Claude Code: nothing to do.
+    Off,
+    /// No check is running: the event starts one and finds nothing.
+    Start,
+    /// Run git and read the changed files' times.
+    Check,
+}
+
+pub struct ClaudeWorkspace {
+    root: String,
+    /// Where the root really is (links resolved), for paths git prints.
+    real_root: String,
+    fs: MemoryFs,
+    source: Option<RulesSource>,
+    project: Option<Result<Project, Error>>,
+    limits: FrameLimits,
+}
+
+impl ClaudeWorkspace {
+    /// An empty snapshot of the project at `root` (absolute, normalised),
+    /// whose links resolved lead to `real_root`.
+    pub fn new(root: &str, real_root: &str) -> Self {
+        let mut fs = MemoryFs::new();
+        fs.add_dir(root);
+        ClaudeWorkspace {
+            root: root.to_string(),
+            real_root: real_root.to_string(),
+            fs,
+            source: None,
+            project: None,
+            limits: FrameLimits::default(),
+        }
+    }
+
+    /// Smaller frames, so tests can exercise splitting and deferral.
+    pub fn set_limits(&mut self, limits: FrameLimits) {
+        self.limits = limits;
+    }
+
+    pub fn root(&self) -> &str {
+        &self.root
+    }
+
+    /// Puts a rule file, the configuration, or anything else the rule set
+    /// is loaded from: the project loads again on the next use.
+    pub fn put_file(&mut self, path: &str, bytes: &[u8]) {
+        self.changed();
+        self.fs.add_file(path, bytes);
+    }
+
+    /// Puts a document rules import: renders read it, the project does not
+    /// load again.
+    pub fn put_document(&mut self, path: &str, bytes: &[u8]) {
+        self.fs.add_file(path, bytes);
+    }
+
+    /// A symbolic link at `path` to `target` (absolute).
+    pub fn put_link(&mut self, path: &str, target: &str) {
+        self.changed();
+        self.fs.add_link(path, target);
+    }
+
+    /// Removes a file, link or directory with everything below it.
+    pub fn remove(&mut self, path: &str) {
+        self.changed();
+        self.fs.remove(path);
+    }
+
+    /// Records that `dir` holds a `.git` entry, so it is a checkout root.
+    pub fn mark_checkout(&mut self, dir: &str) {
+        self.fs.add_dir(&paths::join(dir, ".git"));
+    }
+
+    fn changed(&mut self) {
+        self.project = None;
+        self.source = None;
+    }
+
+    /// Where rules come from, per the configuration in the snapshot.
+    pub fn rules_source(&mut self) -> Result<RulesSource, Error> {
+        if let Some(source) = &self.source {
+            return Ok(source.clone());
+        }
+        let source = Config::load(&self.fs, &self.root)?.rules_source(&self.root)?;
+        self.source = Some(source.clone());
+        Ok(source)
+    }
+
+    /// The project, loaded from the snapshot once per change.
+    pub fn project(&mut self) -> Result<&Project, Error> {
+        if self.project.is_none() {
+            self.project = Some(Project::load(&self.fs, &self.root));
+        }
+        match self.project.as_ref().expect("just loaded") {
+            Ok(project) => Ok(project),
+            Err(error) => Err(error.clone()),
+        }
+    }
+
+    /// The documents the rules import, absolute: what the snapshot must hold
+    /// before a delivery renders.
+    pub fn imported_documents(&mut self) -> Result<Vec<String>, Error> {
+        let root = self.root.clone();
+        Ok(imported_documents(&root, &self.project()?.rules.rules))
+    }
+
+    /// The entries for problems found while loading the rules.
+    pub fn loading_problems(&mut self) -> Vec<String> {
+        let root = self.root.clone();
+        match self.project() {
+            Ok(project) => project
+                .rules
+                .findings
+                .iter()
+                .map(|finding| loading_problem(&root, finding))
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// The edited file made absolute against the root (a tool may name it
+    /// relatively) and normalised, and the directories whose `.git` entry
+    /// decides its project-relative path (reference 5.6): every ancestor of
+    /// its directory and of the project root.
+    pub fn edit_probes(&self, file: &str) -> (String, Vec<String>) {
+        let file = paths::normalize_lexically(&paths::join(&self.root, file));
+        let mut probes: Vec<String> = Vec::new();
+        for start in [paths::parent(&file), Some(self.root.as_str())] {
+            let mut current = start;
+            while let Some(dir) = current {
+                if !probes.iter().any(|p| p == dir) {
+                    probes.push(dir.to_string());
+                }
+                current = paths::parent(dir);
+            }
+        }
+        (file, probes)
+    }
+
+    /// What a shell event needs gathered, given the session's saved state.
+    pub fn shell_plan(&mut self, state: &str) -> ShellPlan {
+        let on = self
+            .project()
+            .ok()
+            .and_then(|project| project.config.shell_hook().ok())
+            .is_none_or(|hook| hook.claude);
+        if !on {
+            return ShellPlan::Off;
+        }
+        match SessionState::parse(state) {
+            Ok(state) if state.shell.needs_git() => ShellPlan::Check,
+            Ok(_) => ShellPlan::Start,
+            // A broken state starts afresh; `decide` says so.
+            Err(_) => ShellPlan::Start,
+        }
+    }
+
+    /// Decides one event (reference 5.2.2).
+    pub fn decide(&mut self, request: &EventRequest) -> EventResponse {
+        let (state, state_error) = match SessionState::parse(&request.state) {
+            Ok(state) => (state, None),
+            Err(why) => (SessionState::default(), Some(why)),
+        };
+        let mut response = self.decide_with(request, state.clone());
+        if let Some(why) = &state_error {
+            response
+                .entries
+                .insert(0, corrupt_state_entry(&request.state_file, why));
+            response.log.push(format!(
+                "rule-fairy: {} is not a session state ({why}); kept a copy and started afresh",
+                request.state_file
+            ));
+        }
+        response.state_error = state_error.clone();
+        if response.state.is_none() && state_error.is_some() {
+            response.state = Some(state.to_json(request.now));
+        }
+        response
+    }
+
+    /// What the mod gathers besides the event: the facts rules test, the
+    /// marker files for project tags, and where gate rules would be.
+    pub fn wants(&mut self) -> Wants {
+        let root = self.root.clone();
+        // A project that does not load is the delivery's to report; its
+        // gate is looked for where it is whatever the configuration says.
+        let (facts, gate): (Vec<String>, _) = match self.project() {
+            Ok(project) => (
+                wanted_facts(&project.rules.rules)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+                gate_probes(&root, Some(&project.config)),
+            ),
+            Err(_) => (Vec::new(), gate_probes(&root, None)),
+        };
+        let wanted = |fact: &str| facts.iter().any(|f| f == fact);
+        let mut markers = Vec::new();
+        if wanted("project") {
+            for name in project_markers() {
+                markers.push(paths::join(&root, name));
+            }
+        }
+        let ci = if wanted("ci") {
+            CI_VARIABLES.to_vec()
+        } else {
+            Vec::new()
+        };
+        Wants {
+            facts,
+            markers,
+            ci,
+            gate,
+        }
+    }
+
+    /// The files whose text `fileContains` would test for `request`,
+    /// absolute: the edited file, or the changed files a shell event
+    /// delivers for; none when no rule tests contents.
+    pub fn contents_due(&mut self, request: &EventRequest) -> Vec<String> {
+        let needed = self
+            .project()
+            .is_ok_and(|project| project.index.needs_contents());
+        if !needed {
+            return Vec::new();
+        }
+        let saved = SessionState::parse(&request.state).unwrap_or_default();
+        match self.prepare(request, saved) {
+            Ok(prepared) => prepared.event.content_files(&self.root),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// The facts the event's rules are tested against: what the mod
+    /// gathered, and the project's tags from the markers it put in.
+    fn facts(&self, request: &EventRequest) -> Facts {
+        let tags = self
+            .project
+            .as_ref()
+            .and_then(|loaded| loaded.as_ref().ok())
+            .filter(|project| {
+                let rules = &project.rules.rules;
+                rules.iter().any(|r| r.conditions.project.is_declared())
+            })
+            .map(|_| project_tags(&self.fs, &self.root));
+        request.facts.facts(tags)
+    }
+
+    /// The documents a delivery for `request` would read: those the due
+    /// rules import. The mod makes sure of exactly these before deciding,
+    /// instead of every document of the rule set on every event.
+    pub fn documents_due(&mut self, request: &EventRequest) -> Vec<String> {
+        let saved = SessionState::parse(&request.state).unwrap_or_default();
+        let Ok(prepared) = self.prepare(request, saved) else {
+            return Vec::new();
+        };
+        let facts = self.facts(request);
+        let Some(Ok(project)) = &self.project else {
+            return Vec::new();
+        };
+        let known = Known {
+            facts: &facts,
+            contents: &request.contents,
+        };
+        let selection = select(project, &prepared.event, known);
+        let in_context = rules_in_context(&request.context);
+        let due = due_in(
+            &selection,
+            &in_context,
+            &prepared.state.delivered,
+            request.now,
+        );
+        imported_documents(
+            &self.root,
+            due.iter().filter_map(|name| project.rules.get(name)),
+        )
+    }
+
+    /// The event as the engine decides it, the state with the shell check
+    /// advanced, and the loading problems to show; or the answer already.
+    fn prepare(
+        &mut self,
+        request: &EventRequest,
+        saved: SessionState,
+    ) -> Result<Prepared, Box<EventResponse>> {
+        let kind = delivery_kind(request.kind);
+        let failed = |detail: String| {
+            let outcome = Outcome {
+                entries: vec![delivery_failed(kind.as_str(), "failed", &detail)],
+                log: vec![format!(
+                    "rule-fairy: {} delivery failed: {detail}",
+                    kind.as_str()
+                )],
+                ..Outcome::default()
+            };
+            respond(outcome, None)
+        };
+        let shell_hook = match self.project() {
+            Ok(project) => project.config.shell_hook(),
+            Err(error) => return Err(Box::new(failed(error.to_string()))),
+        };
+        let mut state = saved;
+        let mut problems = Vec::new();
+        let event = match request.kind {
+            EventKind::Prompt => {
+                let found = self.loading_problems();
+                // Shown once per session and again when they change: the
+                // person saw them, and they stay until a rule is fixed.
+                if found != state.problems {
+                    state.problems = found.clone();
+                    problems = found;
+                }
+                ClaudeEvent::Prompt {
+                    text: request.prompt.clone().unwrap_or_default(),
+                }
+            }
+            EventKind::Edit => {
+                let (file, _) = self.edit_probes(request.file.as_deref().unwrap_or_default());
+                ClaudeEvent::Edit {
+                    path: project_relative_path(&self.fs, &self.root, &file),
+                    file,
+                }
+            }
+            EventKind::Shell => {
+                match shell_hook {
+                    Ok(hook) if hook.claude => {}
+                    Ok(_) => return Err(Box::default()),
+                    Err(error) => return Err(Box::new(failed(error.to_string()))),
+                }
+                match (&request.shell, state.shell.checked_at_ms) {
+                    (Some(report), Some(marker)) => {
+                        let found: Vec<String> = report
+                            .changed
+                            .iter()
+                            .filter(|(_, at)| changed_since(marker, *at))
+                            .map(|(path, _)| path.clone())
+                            .collect();
+                        let found = match toplevel(&report.toplevel) {
+                            Some(top) => project_paths(top, &self.real_root, &found),
+                            None => Vec::new(),
+                        };
+                        state.shell.record_check(report.started, &found);
+                    }
+                    // No check was running: this one starts it.
+                    _ => {
+                        state.shell.start(request.now);
+                    }
+                }
+                ClaudeEvent::Shell {
+                    paths: state.shell.pending.clone(),
+                }
+            }
+        };
+        Ok(Prepared {
+            event,
+            state,
+            problems,
+        })
+    }
+
+    fn decide_with(&mut self, request: &EventRequest, saved: SessionState) -> EventResponse {
+        let kind = delivery_kind(request.kind);
+        let Prepared {
+            event,
+            state,
+            problems,
+        } = match self.prepare(request, saved.clone()) {
+            Ok(prepared) => prepared,
+            Err(response) => return *response,
+        };
+        let in_context = rules_in_context(&request.context);
+        let id = delivery_id(kind, &request.key);
+        let limits = self.limits;
+        let facts = self.facts(request);
+        let Some(Ok(project)) = &self.project else {
+            unreachable!("loaded above")
+        };
+        let circumstances = Circumstances {
+            delivery_id: &id,
+            in_context: &in_context,
+            now_ms: request.now,
+            limits,
+            known: Known {
+                facts: &facts,
+                contents: &request.contents,
+            },
+        };
+        let mut outcome = decide(&self.fs, project, &event, state, circumstances);
+        outcome.entries.extend(problems);
+        let changed = outcome.state != saved;
+        respond(outcome, changed.then_some(request.now))
+    }
+}
+
+struct Prepared {
+    event: ClaudeEvent,
+    state: SessionState,
+    problems: Vec<String>,
+}
+
+fn delivery_kind(kind: EventKind) -> DeliveryKind {
+    match kind {
+        EventKind::Prompt => DeliveryKind::Prompt,
+        EventKind::Edit => DeliveryKind::Edit,
+        EventKind::Shell => DeliveryKind::Shell,
+    }
+}
+
+fn respond(outcome: Outcome, save_at: Option<i64>) -> EventResponse {
+    EventResponse {
+        state: save_at.map(|now| outcome.state.to_json(now)),
+        entries: outcome.entries,
+        delivered: outcome.delivered,
+        deferred: outcome.deferred,
+        log: outcome.log,
+        state_error: None,
+    }
+}
+
+fn corrupt_state_entry(file: &str, why: &str) -> String {
+    format!("[rule-fairy error: {file} is not a session state ({why})]\nA copy was kept beside it and the session started afresh; rules the conversation holds are still not repeated.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WIDGET: &str = "---\nglobs: src/**\npromptAnyOf: widget\n---\n# Widget rule\n\nWidgets.";
+
+    fn workspace(files: &[(&str, &str)]) -> ClaudeWorkspace {
+        let mut ws = ClaudeWorkspace::new("/p", "/p");
+        for (path, text) in files {
+            ws.put_file(&format!("/p/{path}"), text.as_bytes());
+        }
+        ws
+    }
+
+    fn request(kind: EventKind, now: i64, state: &str) -> EventRequest {
+        EventRequest {
+            kind,
+            key: format!("{kind:?}-{now}"),
+            prompt: None,
+            file: None,
+            shell: None,
+            context: Vec::new(),
+            state: state.to_string(),
+            state_file: ".rule-fairy/claude/s.json".to_string(),
+            now,
+            facts: HostFacts::default(),
+            contents: Vec::new(),
+        }
+    }
+
+    fn prompt(text: &str, now: i64, state: &str) -> EventRequest {
+        EventRequest {
+            prompt: Some(text.to_string()),
+            ..request(EventKind::Prompt, now, state)
+        }
+    }
+
+    fn edit(file: &str, now: i64, state: &str) -> EventRequest {
+        EventRequest {
+            file: Some(file.to_string()),
+            ..request(EventKind::Edit, now, state)
+        }
+    }
+
+    /// Entries wrapped as Claude Code shows them to the model.
+    fn as_reminder(entries: &[String]) -> String {
+        format!(
+            "<system-reminder>\ntool.call hook additional context: {}\n</system-reminder>",
+            entries.join("\n")
+        )
+    }
+
+    fn saved(response: &EventResponse) -> String {
+        response.state.clone().expect("a state to save")
+    }
+
+    #[test]
+    fn the_conversation_and_the_minute_decide_what_is_due() {
+        let mut ws = workspace(&[
+            (".cursor/rules/a.mdc", "---\nglobs: src/**\n---\n# A rule"),
+            (".cursor/rules/b.mdc", "---\nglobs: src/**\n---\n# B rule"),
+        ]);
+        let t0 = 1_000_000;
+        // Frames of an earlier delivery of a.mdc alone, still in context.
+        let mut a_only = workspace(&[(".cursor/rules/a.mdc", "---\nglobs: src/**\n---\n# A rule")]);
+        let a_delivery = a_only.decide(&edit("/p/src/x.ts", 1, ""));
+        assert_eq!(a_delivery.delivered, vec!["a.mdc"]);
+
+        // Reference 7.8, 78: frames showing a.mdc; only b.mdc is due.
+        let mut at_t0 = edit("/p/src/a.ts", t0, "");
+        at_t0.context = vec![as_reminder(&a_delivery.entries)];
+        let response = ws.decide(&at_t0);
+        assert_eq!(response.delivered, vec!["b.mdc"]);
+        assert!(response.entries[0].contains("# B rule"));
+        assert!(!response.entries[0].contains("# A rule"));
+        let state = saved(&response);
+        assert_eq!(
+            SessionState::parse(&state).unwrap().delivered,
+            [("b.mdc".to_string(), t0)].into()
+        );
+
+        // 79: 59 s later, still only a.mdc in the conversation: nothing.
+        let mut later = edit("/p/src/a.ts", t0 + 59_000, &state);
+        later.context = at_t0.context.clone();
+        let response = ws.decide(&later);
+        assert!(response.entries.is_empty());
+        assert_eq!(response.state, None, "nothing changed, nothing to save");
+
+        // 80: 61 s later with nothing in the conversation (compacted): both.
+        let response = ws.decide(&edit("/p/src/a.ts", t0 + 61_000, &state));
+        assert_eq!(response.delivered, vec!["a.mdc", "b.mdc"]);
+        let delivered = SessionState::parse(&saved(&response)).unwrap().delivered;
+        assert_eq!(delivered["a.mdc"], t0 + 61_000);
+        assert_eq!(delivered["b.mdc"], t0 + 61_000);
+    }
+
+    #[test]
+    fn prompts_deliver_always_on_then_keyword_rules() {
+        let mut ws = workspace(&[
+            (
+                ".cursor/rules/base.mdc",
+                "---\nalwaysApply: true\n---\n# Base rule",
+            ),
+            (".cursor/rules/widget.mdc", WIDGET),
+        ]);
+        // Reference 7.8, 81.
+        let first = ws.decide(&prompt("hello there", 1_000, ""));
+        let text = first.entries.join("\n");
+        assert!(text.contains("[rule-fairy injected: base.mdc]"));
+        assert!(text.contains("[rule-fairy matched: alwaysApply base.mdc]"));
+        assert!(!text.contains("keyword"));
+        assert!(!text.contains("# Widget rule"));
+        let state = saved(&first);
+        let second = ws.decide(&prompt("add a widget", 2_000, &state));
+        let text = second.entries.join("\n");
+        assert!(text.contains("[rule-fairy injected: widget.mdc]"));
+        assert!(text.contains("[rule-fairy matched: keyword \"widget\"]"));
+        assert!(!text.contains("base.mdc"));
+        let state = saved(&second);
+        assert!(ws
+            .decide(&prompt("hello there", 3_000, &state))
+            .entries
+            .is_empty());
+        // The prompt started the shell check.
+        assert_eq!(
+            SessionState::parse(&state).unwrap().shell.checked_at_ms,
+            Some(1_000)
+        );
+    }
+
+    #[test]
+    fn edits_match_the_project_relative_path() {
+        let mut ws = ClaudeWorkspace::new("/w/repo/backend", "/w/repo/backend");
+        ws.put_file(
+            "/w/repo/backend/.cursor/rules/widget.mdc",
+            WIDGET.as_bytes(),
+        );
+        ws.mark_checkout("/w/repo");
+        let (file, probes) = ws.edit_probes("src/a.clj");
+        assert_eq!(file, "/w/repo/backend/src/a.clj");
+        assert_eq!(
+            probes,
+            vec![
+                "/w/repo/backend/src",
+                "/w/repo/backend",
+                "/w/repo",
+                "/w",
+                "/"
+            ]
+        );
+        let response = ws.decide(&edit("src/a.clj", 1, ""));
+        assert!(response.entries[0].contains("[rule-fairy matched: glob on src/a.clj]"));
+        // An MCP tool's path that does not exist yet matches all the same.
+        let response = ws.decide(&edit("/w/repo/backend/src/b.clj", 100_000, ""));
+        assert!(response.entries[0].contains("glob on src/b.clj"));
+        assert!(ws
+            .decide(&edit("/w/repo/frontend/x.js", 1, ""))
+            .entries
+            .is_empty());
+    }
+
+    #[test]
+    fn a_two_frame_delivery_reads_back_whole() {
+        let paragraph = format!("{}\n\n", "word ".repeat(20));
+        let body = |name: &str| {
+            format!(
+                "---\nglobs: src/**\n---\n# {name}\n\n{}",
+                paragraph.repeat(120)
+            )
+        };
+        let mut ws = workspace(&[
+            (".cursor/rules/alpha.mdc", &body("alpha")),
+            (".cursor/rules/beta.mdc", &body("beta")),
+            (".cursor/rules/gamma.mdc", &body("gamma")),
+        ]);
+        ws.set_limits(FrameLimits {
+            frame_chars: 9_000,
+            frames_per_delivery: 2,
+        });
+        let first = ws.decide(&edit("/p/src/a.ts", 1_000, ""));
+        assert_eq!(first.entries.len(), 2, "{:?}", first.entries);
+        assert!(first.entries[1].starts_with("[rule-fairy shard 2/2 "));
+        assert_eq!(first.delivered, vec!["alpha.mdc"]);
+        assert_eq!(first.deferred, vec!["beta.mdc", "gamma.mdc"]);
+        // Both frames in one reminder count as the whole delivery: the
+        // next event, within the minute or not, skips what it carried.
+        let mut next = edit("/p/src/a.ts", 200_000, &saved(&first));
+        next.context = vec![as_reminder(&first.entries)];
+        let second = ws.decide(&next);
+        assert_eq!(second.delivered, vec!["beta.mdc"]);
+    }
+
+    fn shell(changed: &[(&str, i64)], started: i64, state: &str) -> EventRequest {
+        EventRequest {
+            shell: Some(ShellReport {
+                started,
+                toplevel: "/p\n".to_string(),
+                changed: changed.iter().map(|(p, t)| (p.to_string(), *t)).collect(),
+            }),
+            ..request(EventKind::Shell, started, state)
+        }
+    }
+
+    #[test]
+    fn shell_changes_deliver_once_and_clear_the_pending_paths() {
+        let mut ws = workspace(&[
+            (".cursor/rules/widget.mdc", WIDGET),
+            (
+                ".cursor/rules/docs.mdc",
+                "---\nglobs: docs/**\n---\n# Docs rule",
+            ),
+        ]);
+        assert_eq!(ws.shell_plan(""), ShellPlan::Start);
+        let started = saved(&ws.decide(&prompt("go", 10_000, "")));
+        assert_eq!(ws.shell_plan(&started), ShellPlan::Check);
+        // Reference 7.12, 125: a file written after the prompt.
+        let first = ws.decide(&shell(
+            &[("src/a.clj", 11_000), ("old.txt", 5_000)],
+            12_000,
+            &started,
+        ));
+        let text = first.entries.join("\n");
+        assert!(text.contains("[rule-fairy injected: widget.mdc]"));
+        assert!(
+            text.contains("[rule-fairy matched: glob on src/a.clj, changed by a shell command]")
+        );
+        assert!(text.contains("Apply these rules on the next pass"));
+        assert!(text.contains("# Widget rule"));
+        let state = SessionState::parse(&saved(&first)).unwrap();
+        assert!(state.shell.pending.is_empty());
+        assert_eq!(state.shell.checked_at_ms, Some(12_000));
+        // The next command sees the same file (unchanged since): nothing.
+        let second = ws.decide(&shell(&[("src/a.clj", 11_000)], 13_000, &saved(&first)));
+        assert!(second.entries.is_empty());
+        // A command writing two files: only the new rule, only its path.
+        let third = ws.decide(&shell(
+            &[("src/c.clj", 14_000), ("docs/x.md", 14_000)],
+            15_000,
+            &saved(&second),
+        ));
+        let text = third.entries.join("\n");
+        assert!(text.contains("[rule-fairy injected: docs.mdc]"));
+        assert!(!text.contains("injected: widget.mdc"));
+        assert!(text.contains("glob on docs/x.md, changed by a shell command"));
+    }
+
+    #[test]
+    fn a_broken_import_keeps_the_paths_pending_until_it_is_fixed() {
+        // Reference 7.12, 127.
+        let mut ws = workspace(&[(
+            ".cursor/rules/lib.mdc",
+            "---\nglobs: lib/**\n---\n# Lib\n\n@doc/lib.md",
+        )]);
+        let started = saved(&ws.decide(&prompt("go", 10_000, "")));
+        let failed = ws.decide(&shell(&[("lib/x.clj", 11_000)], 12_000, &started));
+        assert_eq!(failed.entries.len(), 1);
+        assert!(failed.entries[0].starts_with("[rule-fairy error: shell delivery failed]\n"));
+        assert!(failed.entries[0].contains("Rule import does not exist: doc/lib.md"));
+        assert!(
+            failed.entries[0].ends_with("No matched rules were injected or marked as injected.")
+        );
+        assert!(failed.log[0].contains("Rule import does not exist"));
+        let state = saved(&failed);
+        assert_eq!(
+            SessionState::parse(&state).unwrap().shell.pending,
+            vec!["lib/x.clj"]
+        );
+        ws.put_document("/p/doc/lib.md", b"# Lib docs\n\nRead me.");
+        let fixed = ws.decide(&shell(&[], 13_000, &state));
+        assert!(fixed.entries[0].contains("[rule-fairy injected: lib.mdc]"));
+        assert!(fixed.entries[0].contains("glob on lib/x.clj, changed by a shell command"));
+        assert!(SessionState::parse(&saved(&fixed))
+            .unwrap()
+            .shell
+            .pending
+            .is_empty());
+    }
+
+    #[test]
+    fn paths_without_due_rules_leave_the_pending_list() {
+        let mut ws = workspace(&[(".cursor/rules/widget.mdc", WIDGET)]);
+        let started = saved(&ws.decide(&prompt("go", 10_000, "")));
+        let response = ws.decide(&shell(&[("README.md", 11_000)], 12_000, &started));
+        assert!(response.entries.is_empty());
+        assert!(SessionState::parse(&saved(&response))
+            .unwrap()
+            .shell
+            .pending
+            .is_empty());
+    }
+
+    #[test]
+    fn the_shell_hook_switched_off_does_nothing() {
+        let mut ws = workspace(&[
+            (".cursor/rules/widget.mdc", WIDGET),
+            ("rule-fairy.edn", "{:shell-hook {:claude false}}"),
+        ]);
+        assert_eq!(ws.shell_plan(""), ShellPlan::Off);
+        let response = ws.decide(&prompt("go", 10_000, ""));
+        assert_eq!(response.state, None, "the prompt started no shell check");
+        assert_eq!(
+            ws.decide(&shell(&[("src/a.clj", 11_000)], 12_000, "")),
+            EventResponse::default()
+        );
+    }
+
+    #[test]
+    fn a_corrupt_state_is_reported_and_replaced() {
+        let mut ws = workspace(&[(".cursor/rules/widget.mdc", WIDGET)]);
+        let response = ws.decide(&edit("/p/src/a.ts", 5_000, "{\"delivered\": 3"));
+        assert!(response.entries[0]
+            .starts_with("[rule-fairy error: .rule-fairy/claude/s.json is not a session state ("));
+        assert!(response.entries[1].contains("[rule-fairy injected: widget.mdc]"));
+        assert!(response.state_error.is_some());
+        let state = SessionState::parse(&saved(&response)).unwrap();
+        assert_eq!(state.delivered["widget.mdc"], 5_000);
+    }
+
+    #[test]
+    fn loading_problems_show_on_the_first_prompt_and_when_they_change() {
+        let mut ws = workspace(&[(".cursor/rules/widget.mdc", WIDGET)]);
+        ws.put_file(
+            "/p/.cursor/rules/bad.mdc",
+            b"---\nalwaysApply: true\n---\n\xff\xfe",
+        );
+        let first = ws.decide(&prompt("a widget", 1_000, ""));
+        let problem = first.entries.last().unwrap();
+        assert!(
+            problem.starts_with("[rule-fairy error: .cursor/rules/bad.mdc:4: "),
+            "{problem}"
+        );
+        assert!(first.delivered.contains(&"widget.mdc".to_string()));
+        let again = ws.decide(&prompt("a widget", 100_000, &saved(&first)));
+        assert!(again.entries.iter().all(|e| !e.contains("bad.mdc")));
+        ws.put_file(
+            "/p/.cursor/rules/bad.mdc",
+            b"---\nalwaysApply: true\n---\n# Fixed",
+        );
+        let fixed = ws.decide(&prompt("hello", 200_000, &saved(&again)));
+        assert!(fixed.delivered.contains(&"bad.mdc".to_string()));
+    }
+
+    #[test]
+    fn a_broken_configuration_fails_every_event_visibly() {
+        let mut ws = workspace(&[("rule-fairy.edn", "{:rule 1}")]);
+        let response = ws.decide(&prompt("go", 1, ""));
+        assert_eq!(
+            response.entries,
+            vec!["[rule-fairy error: prompt delivery failed]\n/p/rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule\nNo matched rules were injected or marked as injected."]
+        );
+        assert_eq!(response.state, None);
+        ws.put_file("/p/rule-fairy.edn", b"{}");
+        assert!(ws.decide(&prompt("go", 2, "")).entries.is_empty());
+    }
+
+    #[test]
+    fn only_the_documents_of_due_rules_are_needed() {
+        let mut ws = workspace(&[
+            (
+                ".cursor/rules/a.mdc",
+                "---\nglobs: src/**\n---\n# A\n\n@doc/a.md",
+            ),
+            (
+                ".cursor/rules/b.mdc",
+                "---\nglobs: src/**\n---\n# B\n\n@doc/b.md#x",
+            ),
+            (
+                ".cursor/rules/c.mdc",
+                "---\nglobs: lib/**\n---\n# C\n\n@doc/c.md",
+            ),
+        ]);
+        let mut request = edit("/p/src/x.ts", 100_000, r#"{"delivered":{"a.mdc":90000}}"#);
+        assert_eq!(ws.documents_due(&request), vec!["/p/doc/b.md"]);
+        request.now = 200_000;
+        assert_eq!(
+            ws.documents_due(&request),
+            vec!["/p/doc/a.md", "/p/doc/b.md"]
+        );
+        assert!(ws.documents_due(&prompt("nothing", 1, "")).is_empty());
+    }
+
+    fn with_facts(mut request: EventRequest, facts: &str) -> EventRequest {
+        request.facts = serde_json::from_str(facts).unwrap();
+        request
+    }
+
+    #[test]
+    fn an_ephemeral_rule_comes_every_time_and_is_never_recorded() {
+        let mut ws = workspace(&[
+            (
+                ".cursor/rules/base.mdc",
+                "---\nalwaysApply: true\n---\n# Base",
+            ),
+            (
+                ".cursor/rules/opus.mdc",
+                "---\nmodel: [claude-opus-5-5]\n---\n# Opus",
+            ),
+        ]);
+        let opus = r#"{"model": "claude-opus-5-5"}"#;
+        let first = ws.decide(&with_facts(prompt("hi", 1_000, ""), opus));
+        assert_eq!(first.delivered, vec!["base.mdc", "opus.mdc"]);
+        let state = saved(&first);
+        assert_eq!(
+            SessionState::parse(&state)
+                .unwrap()
+                .delivered
+                .keys()
+                .collect::<Vec<_>>(),
+            vec!["base.mdc"]
+        );
+        // Both still in the conversation, within the minute: only the
+        // ephemeral rule comes again.
+        let mut second = with_facts(prompt("more", 2_000, &state), opus);
+        second.context = vec![as_reminder(&first.entries)];
+        let again = ws.decide(&second);
+        assert_eq!(again.delivered, vec!["opus.mdc"]);
+        // Another model: the rule does not hold, so it does not come.
+        let other = ws.decide(&with_facts(
+            prompt("more", 3_000, &state),
+            r#"{"model": "x"}"#,
+        ));
+        assert!(other.delivered.is_empty());
+        // No model known: a condition on it does not hold.
+        assert!(ws
+            .decide(&prompt("more", 4_000, &state))
+            .delivered
+            .is_empty());
+    }
+
+    #[test]
+    fn facts_the_mod_gathered_reach_the_conditions() {
+        let mut ws = workspace(&[
+            (".cursor/rules/mac.mdc", "---\nos: darwin\n---\n# Mac"),
+            (".cursor/rules/ci.mdc", "---\nci: true\n---\n# CI"),
+            (".cursor/rules/node.mdc", "---\nproject: node\n---\n# Node"),
+            (
+                ".cursor/rules/feature.mdc",
+                "---\nbranch: feature/*\n---\n# Feature",
+            ),
+            (".cursor/rules/plan.mdc", "---\ncommand: /plan\n---\n# Plan"),
+            (
+                ".cursor/rules/mcp.mdc",
+                "---\ntools: [mcp__docs__query]\n---\n# MCP",
+            ),
+        ]);
+        let wants = ws.wants();
+        assert_eq!(wants.facts, vec!["ci", "branch", "os", "tools", "project"]);
+        assert!(wants.markers.contains(&"/p/package.json".to_string()));
+        assert_eq!(wants.ci, CI_VARIABLES);
+        ws.put_document("/p/package.json", b"{}");
+        let response = ws.decide(&with_facts(
+            prompt("go", 1_000, ""),
+            r#"{"platform": "macos", "ciEnv": ["1"], "branch": "feature/a\n",
+                "tools": ["Edit", "mcp__docs__query"], "command": "plan"}"#,
+        ));
+        assert_eq!(
+            response.delivered,
+            vec![
+                "ci.mdc",
+                "feature.mdc",
+                "mac.mdc",
+                "mcp.mdc",
+                "node.mdc",
+                "plan.mdc"
+            ]
+        );
+        let none = ws.decide(&with_facts(
+            prompt("go", 1_000, ""),
+            r#"{"platform": "linux", "ciEnv": [null], "branch": "main\n", "tools": ["Edit"]}"#,
+        ));
+        // node.mdc is durable and its marker is still there.
+        assert_eq!(none.delivered, vec!["node.mdc"]);
+        // The prompt's first word is the command when the host names none.
+        let typed = ws.decide(&prompt("/plan the work", 1_000, ""));
+        assert!(typed.delivered.contains(&"plan.mdc".to_string()));
+    }
+
+    #[test]
+    fn file_contains_reads_the_text_the_mod_gathered() {
+        let mut ws = workspace(&[(
+            ".cursor/rules/drop.mdc",
+            "---\nfileContains: DROP TABLE\n---\n# Drops",
+        )]);
+        let mut request = edit("/p/db/m.sql", 1_000, "");
+        assert_eq!(ws.contents_due(&request), vec!["/p/db/m.sql"]);
+        assert!(
+            ws.decide(&request).delivered.is_empty(),
+            "no text, no match"
+        );
+        request.contents = vec![Some("DROP TABLE users;".into())];
+        let response = ws.decide(&request);
+        assert_eq!(response.delivered, vec!["drop.mdc"]);
+        assert!(
+            response.entries[0].contains("# Drops"),
+            "{:?}",
+            response.entries
+        );
+        // A shell change: the pending path's text, under the project root.
+        let started = saved(&ws.decide(&prompt("go", 10_000, "")));
+        let mut changed = shell(&[("db/n.sql", 11_000)], 12_000, &started);
+        assert_eq!(ws.contents_due(&changed), vec!["/p/db/n.sql"]);
+        changed.contents = vec![Some("drop table x; DROP TABLE y;".into())];
+        assert_eq!(ws.decide(&changed).delivered, vec!["drop.mdc"]);
+        // No rule tests contents: nothing to read.
+        let mut plain = workspace(&[(".cursor/rules/widget.mdc", WIDGET)]);
+        assert!(plain.contents_due(&edit("/p/src/a.ts", 1, "")).is_empty());
+        assert!(plain.wants().facts.is_empty());
+    }
+
+    #[test]
+    fn gate_probes_follow_the_configuration() {
+        let mut ws = workspace(&[("rule-fairy.edn", "{:gate {:dirs [\"lint\"]}}")]);
+        assert_eq!(
+            ws.wants().gate,
+            vec!["/p/sgconfig.yml", "/p/.kairoku/rules", "/p/rule-fairy.edn"]
+        );
+        ws.put_file("/p/rule-fairy.edn", b"{}");
+        assert_eq!(
+            ws.wants().gate,
+            vec!["/p/sgconfig.yml", "/p/.kairoku/rules"]
+        );
+    }
+
+    #[test]
+    fn imported_documents_are_listed_for_the_snapshot() {
+        let mut ws = workspace(&[(
+            ".cursor/rules/lib.mdc",
+            "# Lib\n\n@doc/lib.md#usage\n@doc/other.md",
+        )]);
+        assert_eq!(
+            ws.imported_documents().unwrap(),
+            vec!["/p/doc/lib.md", "/p/doc/other.md"]
+        );
+    }
+}

@@ -1,0 +1,238 @@
+//! Shell change detection, the part both adapters share (reference 5.4): a
+//! shell command can write files no tool input names, so after each command
+//! the adapter asks git which files changed since the session's last check.
+//! The adapters run git and read file times; what the answer means is here.
+//!
+//! The sequence for one shell event:
+//! 1. `started = now`, before any git call, so a write made while the check
+//!    runs is seen by the next one;
+//! 2. no check yet: [`ShellState::record_check`] with nothing found (the
+//!    check starts now); otherwise run `git rev-parse --show-toplevel` and
+//!    `git status --porcelain=v1 -z --untracked-files=all`, read with
+//!    [`parse_porcelain`] and [`candidate_paths`], keep the files
+//!    [`changed_since`] the marker, map them with [`project_paths`], then
+//!    [`ShellState::record_check`];
+//! 3. deliver the rules of the pending paths; on success (nothing deferred,
+//!    or nothing due) [`ShellState::clear`] them. A git failure saves
+//!    nothing, so the next check covers the same window.
+
+use serde::{Deserialize, Serialize};
+
+use crate::base::paths;
+use crate::rules::discovery::java_order;
+
+/// The shell check's part of a session's state.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShellState {
+    /// When the last check started, in epoch milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked_at_ms: Option<i64>,
+    /// Project-relative paths found but not yet delivered, sorted.
+    #[serde(default)]
+    pub pending: Vec<String>,
+}
+
+impl ShellState {
+    /// The first prompt starts the check when the session has none, so the
+    /// first shell command reports only what changed after the prompt.
+    /// Returns whether it started one.
+    pub fn start(&mut self, now_ms: i64) -> bool {
+        if self.checked_at_ms.is_some() {
+            return false;
+        }
+        self.checked_at_ms = Some(now_ms);
+        true
+    }
+
+    /// Whether this event must ask git: only when a check was running.
+    pub fn needs_git(&self) -> bool {
+        self.checked_at_ms.is_some()
+    }
+
+    /// Records a finished check that started at `started_ms` and found
+    /// `found`; returns the event's paths, the whole pending list.
+    pub fn record_check(&mut self, started_ms: i64, found: &[String]) -> &[String] {
+        self.checked_at_ms = Some(started_ms);
+        self.pending.extend(found.iter().cloned());
+        self.pending.sort_by(|a, b| java_order(a, b));
+        self.pending.dedup();
+        &self.pending
+    }
+
+    /// Drops paths whose rules reached the agent.
+    pub fn clear(&mut self, delivered: &[String]) {
+        self.pending.retain(|path| !delivered.contains(path));
+    }
+}
+
+/// One entry of `git status --porcelain=v1 -z`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusEntry {
+    /// The two status letters (`XY`), as git prints them.
+    pub status: String,
+    /// The path relative to the checkout's top level.
+    pub path: String,
+}
+
+/// Reads `git status --porcelain=v1 -z` output. Entries are split at NUL;
+/// each is two status letters, a space and the path; a rename or copy is
+/// followed by its origin path, which is skipped. Nothing is trimmed: an
+/// unstaged change's entry starts with a space.
+///
+/// ```
+/// use rule_fairy_engine::hosts::shell::parse_porcelain;
+/// let entries = parse_porcelain(b" M src/a.ts\0R  new.ts\0old.ts\0?? b c.ts\0");
+/// let paths: Vec<&str> = entries.iter().map(|e| e.path.as_str()).collect();
+/// assert_eq!(paths, vec!["src/a.ts", "new.ts", "b c.ts"]);
+/// ```
+pub fn parse_porcelain(output: &[u8]) -> Vec<StatusEntry> {
+    let mut entries = Vec::new();
+    let mut fields = output.split(|&b| b == 0);
+    while let Some(field) = fields.next() {
+        if field.len() < 4 || field[2] != b' ' {
+            continue;
+        }
+        let status = String::from_utf8_lossy(&field[..2]).into_owned();
+        let path = String::from_utf8_lossy(&field[3..]).into_owned();
+        if status.contains(['R', 'C']) {
+            fields.next();
+        }
+        entries.push(StatusEntry { status, path });
+    }
+    entries
+}
+
+/// The paths worth a time check: deletions are never reported.
+pub fn candidate_paths(entries: &[StatusEntry]) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|e| !e.status.contains('D'))
+        .map(|e| e.path.clone())
+        .collect()
+}
+
+/// Whether a file changed at or after the marker, compared in whole
+/// seconds as the reference does. `changed_ms` is the later of the file's
+/// modification and inode change times (links not followed): `mv` keeps the
+/// modification time, so the change time is what shows a rename.
+pub fn changed_since(marker_ms: i64, changed_ms: i64) -> bool {
+    changed_ms.div_euclid(1000) >= marker_ms.div_euclid(1000)
+}
+
+/// Maps paths relative to the checkout's top level (both roots real,
+/// absolute and normalised) to sorted project-relative paths, keeping only
+/// those inside the project.
+pub fn project_paths(toplevel: &str, project: &str, changed: &[String]) -> Vec<String> {
+    let mut mapped: Vec<String> = changed
+        .iter()
+        .filter_map(|path| {
+            let absolute = paths::normalize_lexically(&paths::join(toplevel, path));
+            let relative = paths::strip_base(&absolute, project)?;
+            (!relative.is_empty()).then(|| paths::normalize_for_match(relative))
+        })
+        .collect();
+    mapped.sort_by(|a, b| java_order(a, b));
+    mapped.dedup();
+    mapped
+}
+
+/// The checkout's top level from `git rev-parse --show-toplevel` output:
+/// only the trailing newline goes (a path may end in a space); empty means
+/// the project is not in a git checkout.
+pub fn toplevel(output: &str) -> Option<&str> {
+    let line = output.strip_suffix('\n').unwrap_or(output);
+    (!line.is_empty()).then_some(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn porcelain_entries_with_renames_copies_and_odd_names() {
+        let output = b"MM src/a.clj\0A  generated/example.clj\0R  docs/a b/renamed.md\0docs/base.md\0C  copy.md\0orig.md\0 D gone.md\0?? src/f\xc3\xa4\xc3\xb6.clj\0?? src/\xf0\x9f\x98\x80\"q.clj\0";
+        let entries = parse_porcelain(output);
+        let paths: Vec<&str> = entries.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            vec![
+                "src/a.clj",
+                "generated/example.clj",
+                "docs/a b/renamed.md",
+                "copy.md",
+                "gone.md",
+                "src/fäö.clj",
+                "src/😀\"q.clj"
+            ]
+        );
+        assert_eq!(entries[4].status, " D");
+        let candidates = candidate_paths(&entries);
+        assert!(!candidates.contains(&"gone.md".to_string()));
+        assert_eq!(candidates.len(), 6);
+        assert!(parse_porcelain(b"").is_empty());
+        assert!(parse_porcelain(b"garbage\0\0xy\0").is_empty());
+    }
+
+    #[test]
+    fn times_compare_in_whole_seconds() {
+        assert!(changed_since(10_900, 10_000), "same second counts");
+        assert!(changed_since(10_000, 11_500));
+        assert!(!changed_since(10_000, 9_999));
+    }
+
+    #[test]
+    fn paths_map_into_the_project_sorted() {
+        let changed = vec![
+            "backend/src/b.clj".to_string(),
+            "frontend/x.js".to_string(),
+            "backend/src/a.clj".to_string(),
+            "backend".to_string(),
+        ];
+        assert_eq!(
+            project_paths("/w/repo", "/w/repo/backend", &changed),
+            vec!["src/a.clj", "src/b.clj"]
+        );
+        assert_eq!(
+            project_paths("/w/repo", "/w/repo", &changed),
+            vec![
+                "backend",
+                "backend/src/a.clj",
+                "backend/src/b.clj",
+                "frontend/x.js"
+            ]
+        );
+    }
+
+    #[test]
+    fn toplevel_keeps_trailing_spaces() {
+        assert_eq!(toplevel("/w/repo \n"), Some("/w/repo "));
+        assert_eq!(toplevel(""), None);
+        assert_eq!(toplevel("\n"), None);
+    }
+
+    #[test]
+    fn state_starts_merges_and_clears() {
+        let mut state = ShellState::default();
+        assert!(!state.needs_git());
+        assert!(state.start(1_000));
+        assert!(!state.start(2_000));
+        assert_eq!(state.checked_at_ms, Some(1_000));
+        let first = state
+            .record_check(5_000, &["b.ts".into(), "a.ts".into()])
+            .to_vec();
+        assert_eq!(first, vec!["a.ts", "b.ts"]);
+        let second = state
+            .record_check(6_000, &["a.ts".into(), "c.ts".into()])
+            .to_vec();
+        assert_eq!(second, vec!["a.ts", "b.ts", "c.ts"]);
+        assert_eq!(state.checked_at_ms, Some(6_000));
+        state.clear(&["a.ts".into(), "c.ts".into()]);
+        assert_eq!(state.pending, vec!["b.ts"]);
+        let json = serde_json::to_string(&state).unwrap();
+        assert_eq!(json, r#"{"checked_at_ms":6000,"pending":["b.ts"]}"#);
+        assert_eq!(
+            serde_json::from_str::<ShellState>("{}").unwrap(),
+            ShellState::default()
+        );
+    }
+}

@@ -1,0 +1,187 @@
+//! Which rules an event selects and why, in the order a delivery would
+//! carry them (reference 2.6). The `explain` command prints this.
+
+use serde::Serialize;
+
+use crate::base::error::Error;
+use crate::matching::conditions::Outcome;
+use crate::matching::facts::{command_of, Facts};
+use crate::matching::index::RuleIndex;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Event {
+    Prompt,
+    Edit,
+}
+
+/// One reason a rule fired.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind")]
+pub enum Reason {
+    #[serde(rename = "alwaysApply")]
+    AlwaysApply,
+    /// The prompt terms that matched: any-of terms, then required terms.
+    #[serde(rename = "keyword")]
+    Keywords { keywords: Vec<String> },
+    /// The first glob of the rule, in declaration order, that matched the path.
+    #[serde(rename = "glob")]
+    Glob { glob: String, path: String },
+    /// The first `fileContains` pattern that matched the path's content.
+    #[serde(rename = "fileContains")]
+    FileContains { pattern: String, path: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FiredRule {
+    pub name: String,
+    pub reasons: Vec<Reason>,
+    /// Every other condition the rule declares (command, project, os, ci,
+    /// branch, model, agent, tools): what it wanted, what the fact was, and
+    /// whether it held.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Outcome>,
+    /// `"ephemeral"` for rules on per-turn facts, delivered every turn they
+    /// hold and never recorded; absent for durable rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<&'static str>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    pub event: Event,
+    pub rules: Vec<FiredRule>,
+    /// Problems the event ran into (an invalid glob it reached); the rules
+    /// listed still fired.
+    #[serde(skip)]
+    pub errors: Vec<Error>,
+}
+
+fn fired(
+    index: &RuleIndex,
+    name: String,
+    reasons: Vec<Reason>,
+    durable: bool,
+    facts: &Facts,
+    command: Option<&str>,
+) -> FiredRule {
+    let conditions = index
+        .conditions_of(&name)
+        .map(|c| c.fact_outcomes(facts, command))
+        .unwrap_or_default();
+    FiredRule {
+        name,
+        reasons,
+        conditions,
+        delivery: (!durable).then_some("ephemeral"),
+    }
+}
+
+/// The rules a prompt selects: always-on and keyword matches, in name order.
+pub fn explain_prompt(index: &RuleIndex, prompt: &str) -> Explanation {
+    explain_prompt_with(index, prompt, &Facts::default())
+}
+
+/// The rules a prompt selects given the session's facts.
+pub fn explain_prompt_with(index: &RuleIndex, prompt: &str, facts: &Facts) -> Explanation {
+    let command = facts.command.clone().or_else(|| command_of(prompt));
+    let rules = index
+        .match_prompt_with(prompt, facts)
+        .into_iter()
+        .map(|m| {
+            let mut reasons = Vec::new();
+            if m.always_apply {
+                reasons.push(Reason::AlwaysApply);
+            }
+            if !m.keywords.is_empty() {
+                reasons.push(Reason::Keywords {
+                    keywords: m.keywords,
+                });
+            }
+            fired(index, m.name, reasons, m.durable, facts, command.as_deref())
+        })
+        .collect();
+    Explanation {
+        event: Event::Prompt,
+        rules,
+        errors: Vec::new(),
+    }
+}
+
+/// The rules edited paths select: paths in the order given, each path's
+/// rules in name order, each rule once with every path that reached it.
+pub fn explain_paths<S: AsRef<str>>(index: &RuleIndex, paths: &[S]) -> Explanation {
+    explain_paths_with(index, paths, &Facts::default(), None)
+}
+
+/// Edited paths with the session's facts and, for `fileContains`, each
+/// path's content (same order as `paths`).
+pub fn explain_paths_with<S: AsRef<str>>(
+    index: &RuleIndex,
+    paths: &[S],
+    facts: &Facts,
+    contents: Option<&[Option<String>]>,
+) -> Explanation {
+    let matches = index.match_paths_with(paths, facts, contents);
+    let rules = matches
+        .rules
+        .into_iter()
+        .map(|m| {
+            let globs = m.hits.into_iter().map(|hit| Reason::Glob {
+                glob: hit.glob,
+                path: hit.path,
+            });
+            let contents = m.contents.into_iter().map(|hit| Reason::FileContains {
+                pattern: hit.pattern,
+                path: hit.path,
+            });
+            fired(
+                index,
+                m.name,
+                globs.chain(contents).collect(),
+                m.durable,
+                facts,
+                facts.command.as_deref(),
+            )
+        })
+        .collect();
+    Explanation {
+        event: Event::Edit,
+        rules,
+        errors: matches.errors,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::rule::Rule;
+
+    #[test]
+    fn reasons_serialise_as_the_cli_promises() {
+        let rules = vec![
+            Rule::parse(
+                "a.mdc",
+                "/p/a.mdc",
+                "---\nalwaysApply: true\npromptAnyOf: widget\nglobs: src/**\n---\n",
+            ),
+            Rule::parse("b.mdc", "/p/b.mdc", "---\nglobs: *.ts\n---\n"),
+        ];
+        let index = RuleIndex::build(&rules);
+        let prompt = serde_json::to_value(explain_prompt(&index, "a widget")).unwrap();
+        assert_eq!(
+            prompt,
+            serde_json::json!({"event": "prompt", "rules": [
+                {"name": "a.mdc", "reasons": [{"kind": "alwaysApply"}, {"kind": "keyword", "keywords": ["widget"]}]}
+            ]})
+        );
+        let edit = serde_json::to_value(explain_paths(&index, &["src/x.ts"])).unwrap();
+        assert_eq!(
+            edit,
+            serde_json::json!({"event": "edit", "rules": [
+                {"name": "a.mdc", "reasons": [{"kind": "glob", "glob": "src/**", "path": "src/x.ts"}]},
+                {"name": "b.mdc", "reasons": [{"kind": "glob", "glob": "*.ts", "path": "src/x.ts"}]}
+            ]})
+        );
+    }
+}

@@ -1,0 +1,178 @@
+//! The facts about a session and a turn that rule conditions are tested
+//! against, and how a host's raw facts (a prompt, the environment, marker
+//! files, git's answer) become them.
+
+use serde::Serialize;
+
+use crate::base::fs::FileSource;
+use crate::base::paths;
+
+/// Facts about the session and the turn that conditions are tested
+/// against. `None` is an unknown fact: a condition on it does not hold.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Facts {
+    /// The prompt's slash command; derived from the prompt when unset.
+    pub command: Option<String>,
+    pub project: Option<Vec<String>>,
+    pub os: Option<String>,
+    pub ci: Option<bool>,
+    pub branch: Option<String>,
+    pub model: Option<String>,
+    pub agent: Option<String>,
+    pub tools: Option<Vec<String>>,
+}
+
+/// The prompt's leading slash command: its first word when that starts
+/// with `/` and is longer than `/` (punctuation stays, as in opencode-rules).
+///
+/// ```
+/// use rule_fairy_engine::matching::facts::command_of;
+/// assert_eq!(command_of("/plan implement filters").as_deref(), Some("/plan"));
+/// assert_eq!(command_of("  /plan, now").as_deref(), Some("/plan,"));
+/// assert_eq!(command_of("/ x"), None);
+/// assert_eq!(command_of("hello"), None);
+/// ```
+pub fn command_of(prompt: &str) -> Option<String> {
+    let word = prompt.split_whitespace().next()?;
+    (word.starts_with('/') && word.len() > 1).then(|| word.to_string())
+}
+
+/// Every variable [`ci_from_env`] reads: `CI` first, which decides when
+/// set, then the ones read when it is not (opencode-rules' list).
+pub const CI_VARIABLES: &[&str] = &[
+    "CI",
+    "CONTINUOUS_INTEGRATION",
+    "BUILD_NUMBER",
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "CIRCLECI",
+    "TRAVIS",
+    "JENKINS_URL",
+    "BUILDKITE",
+    "TEAMCITY_VERSION",
+];
+
+/// Whether the environment is a CI run: `CI` decides when set (`""`, `0`
+/// and `false` mean no); otherwise any other of [`CI_VARIABLES`].
+pub fn ci_from_env(get: impl Fn(&str) -> Option<String>) -> bool {
+    let truthy = |v: &str| !matches!(v.trim().to_lowercase().as_str(), "" | "0" | "false");
+    let (ci, others) = CI_VARIABLES.split_first().expect("CI is listed");
+    if let Some(ci) = get(ci) {
+        return truthy(&ci);
+    }
+    others
+        .iter()
+        .any(|name| get(name).is_some_and(|v| truthy(&v)))
+}
+
+/// Marker files at the project root and the tag each gives, in tag order.
+/// `manifest.json` is read (a browser extension's says so inside); the
+/// others only have to exist. Gradle and Maven projects are Java too.
+const MARKERS: &[(&str, &str)] = &[
+    ("go.mod", "go"),
+    ("build.gradle", "gradle"),
+    ("build.gradle.kts", "gradle"),
+    ("settings.gradle", "gradle"),
+    ("settings.gradle.kts", "gradle"),
+    ("pom.xml", "maven"),
+    ("pnpm-workspace.yaml", "monorepo"),
+    ("turbo.json", "monorepo"),
+    ("lerna.json", "monorepo"),
+    ("nx.json", "monorepo"),
+    ("rush.json", "monorepo"),
+    ("package.json", "node"),
+    ("pyproject.toml", "python"),
+    ("setup.py", "python"),
+    ("setup.cfg", "python"),
+    ("requirements.txt", "python"),
+    ("Pipfile", "python"),
+    ("Cargo.toml", "rust"),
+];
+const EXTENSION_MANIFEST: &str = "manifest.json";
+
+/// Every file [`project_tags`] looks at, relative to the project root: what
+/// a host that gathers files for the engine must make sure of.
+///
+/// ```
+/// use rule_fairy_engine::matching::facts::project_markers;
+/// let markers: Vec<&str> = project_markers().collect();
+/// assert!(markers.contains(&"package.json") && markers.contains(&"manifest.json"));
+/// ```
+pub fn project_markers() -> impl Iterator<Item = &'static str> {
+    MARKERS
+        .iter()
+        .map(|(file, _)| *file)
+        .chain([EXTENSION_MANIFEST])
+}
+
+/// The project's tags from marker files at its root, sorted.
+pub fn project_tags(fs: &dyn FileSource, root: &str) -> Vec<String> {
+    let marked = |tag: &str| {
+        MARKERS
+            .iter()
+            .any(|(file, of)| *of == tag && fs.is_file(&paths::join(root, file)))
+    };
+    let mut tags = Vec::new();
+    for tag in SORTED_TAGS {
+        let found = match tag {
+            "browser-extension" => is_browser_extension(fs, root),
+            "java" => marked("gradle") || marked("maven"),
+            _ => marked(tag),
+        };
+        if found {
+            tags.push(tag.to_string());
+        }
+    }
+    tags
+}
+
+/// [`PROJECT_TAGS`] in the order tags are listed in.
+const SORTED_TAGS: [&str; 9] = [
+    "browser-extension",
+    "go",
+    "gradle",
+    "java",
+    "maven",
+    "monorepo",
+    "node",
+    "python",
+    "rust",
+];
+
+/// A `manifest.json` of version 2 or 3 with at least one key only browser
+/// extensions have (a web app manifest has neither).
+fn is_browser_extension(fs: &dyn FileSource, root: &str) -> bool {
+    let Ok(bytes) = fs.read(&paths::join(root, EXTENSION_MANIFEST)) else {
+        return false;
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return false;
+    };
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let version =
+        compact.contains("\"manifest_version\":2") || compact.contains("\"manifest_version\":3");
+    let keys = [
+        "\"background\":",
+        "\"content_scripts\":",
+        "\"browser_action\":",
+        "\"page_action\":",
+        "\"action\":",
+        "\"permissions\":",
+    ];
+    version && keys.iter().any(|key| compact.contains(key))
+}
+
+/// The branch from what `git symbolic-ref --quiet --short HEAD` printed
+/// (asked of the symbolic ref, so a branch with no commit yet has its name
+/// too); none when it printed nothing or a detached `HEAD`.
+///
+/// ```
+/// use rule_fairy_engine::matching::facts::branch_from_symbolic_ref;
+/// assert_eq!(branch_from_symbolic_ref("feature/a\n").as_deref(), Some("feature/a"));
+/// assert_eq!(branch_from_symbolic_ref(""), None);
+/// assert_eq!(branch_from_symbolic_ref("HEAD\n"), None);
+/// ```
+pub fn branch_from_symbolic_ref(printed: &str) -> Option<String> {
+    let branch = printed.trim();
+    (!branch.is_empty() && branch != "HEAD").then(|| branch.to_string())
+}

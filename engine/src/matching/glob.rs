@@ -1,0 +1,202 @@
+//! Cursor's glob dialect (reference 2.2) on `globset`. A glob without `/`
+//! matches the file name at any depth; one with `/` is anchored at the
+//! project root; `**` as a whole segment crosses directories and anywhere
+//! else acts as `*`; `{` and `}` are literal unless the glob was written as
+//! an item of a YAML sequence.
+
+use globset::{Glob, GlobBuilder};
+
+use crate::base::error::Error;
+
+/// Translates a normalised Cursor glob into globset syntax.
+///
+/// ```
+/// use rule_fairy_engine::matching::glob::translate;
+/// assert_eq!(translate("*.clj", false), "**/*.clj");
+/// assert_eq!(translate("src/**.clj", false), "src/*.clj");
+/// assert_eq!(translate("db/", false), "db");
+/// assert_eq!(translate("a{b}.ts", false), "**/a\\{b\\}.ts");
+/// assert_eq!(translate("*.{ts,tsx}", true), "**/*.{ts,tsx}");
+/// ```
+pub fn translate(glob: &str, braces: bool) -> String {
+    if !glob.contains('/') {
+        return format!("**/{}", segment(glob, braces));
+    }
+    let mut segments: Vec<&str> = glob.split('/').collect();
+    while segments.len() > 1 && segments.last() == Some(&"") {
+        segments.pop();
+    }
+    segments
+        .iter()
+        .map(|s| {
+            if *s == "**" {
+                "**".to_string()
+            } else {
+                segment(s, braces)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// One path segment: a run of stars is one `*` (it never crosses `/`),
+/// braces are escaped unless alternation is wanted, and a bracket class
+/// starting with `^` or `!` keeps that character literal, as the reference's
+/// regular expression does.
+fn segment(text: &str, braces: bool) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' => {
+                while chars.peek() == Some(&'*') {
+                    chars.next();
+                }
+                out.push('*');
+            }
+            '{' | '}' if !braces => {
+                out.push('\\');
+                out.push(c);
+            }
+            '[' => {
+                out.push('[');
+                if let Some(&negation) = chars.peek().filter(|n| **n == '^' || **n == '!') {
+                    chars.next();
+                    // Moved to the end of the class, where it is literal.
+                    let mut class = String::new();
+                    let mut closed = false;
+                    for c in chars.by_ref() {
+                        if c == ']' && !class.is_empty() {
+                            closed = true;
+                            break;
+                        }
+                        class.push(c);
+                    }
+                    if closed {
+                        out.push_str(&class);
+                        out.push(negation);
+                        out.push(']');
+                    } else {
+                        // Left unclosed, so it fails to compile as the reference's does.
+                        out.push(negation);
+                        out.push_str(&class);
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Compiles one normalised glob; a bad one is `Invalid rule glob: <glob>`.
+pub fn compile(glob: &str, braces: bool) -> Result<Glob, Error> {
+    GlobBuilder::new(&translate(glob, braces))
+        .literal_separator(true)
+        .backslash_escape(true)
+        .empty_alternates(true)
+        .build()
+        .map_err(|_| Error::new(format!("Invalid rule glob: {glob}")))
+}
+
+/// Whether one glob matches one path, both as written (normalised here).
+/// An empty glob or path matches nothing and is never an error.
+pub fn matches(glob: &str, path: &str) -> Result<bool, Error> {
+    let (glob, path) = (
+        crate::base::paths::normalize_for_match(glob),
+        crate::base::paths::normalize_for_match(path),
+    );
+    if glob.is_empty() || path.is_empty() {
+        return Ok(false);
+    }
+    Ok(compile(&glob, false)?.compile_matcher().is_match(&path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is(glob: &str, path: &str) -> bool {
+        matches(glob, path).unwrap()
+    }
+
+    #[test]
+    fn reference_cases_27_to_33() {
+        assert!(
+            is("*.clj", "deep/dir/file.clj")
+                && is("*.clj", "file.clj")
+                && !is("*.clj", "file.cljs")
+        );
+        assert!(is("apps/**/ui/**/*.clj", "apps/x/src/x/ui/a.clj"));
+        assert!(is("apps/**/ui/**/*.clj", "apps/ui/a.clj"));
+        assert!(!is("apps/**/ui/**/*.clj", "other/apps/x/ui/a.clj"));
+        assert!(is("db/**", "db/migrations/001.sql") && !is("db/**", "db"));
+        assert!(!is("src/*.clj", "src/a/b.clj"));
+        assert!(is("src/a?.clj", "src/ab.clj") && !is("src/a?.clj", "src/a/.clj"));
+        assert!(!is("src.main.clj", "srcXmain.clj"));
+        assert!(is("a+b/(c).clj", "a+b/(c).clj"));
+        for path in ["./src/a.clj", "/src/a.clj", "src\\a.clj"] {
+            assert!(is("src/*.clj", path), "{path}");
+        }
+        assert!(is("./src/*.clj", "src/a.clj"));
+        assert!(!is("", "src/a.clj") && !is("src/**", "") && !is("", ""));
+    }
+
+    #[test]
+    fn invalid_globs_name_themselves() {
+        assert_eq!(
+            matches("src/[a", "src/a.clj").unwrap_err().message,
+            "Invalid rule glob: src/[a"
+        );
+        assert_eq!(
+            matches("./src/[a", "x").unwrap_err().message,
+            "Invalid rule glob: src/[a"
+        );
+        assert!(matches("src/[z-a].clj", "x").is_err());
+        assert!(matches("src/[].clj", "x").is_err());
+        assert!(matches("src/[^a", "x").is_err());
+    }
+
+    #[test]
+    fn dialect_details() {
+        // Braces are literal in a comma line, so a split brace glob matches nothing.
+        assert!(!is("src/{a", "src/a.clj") && !is("b}.clj", "src/a.clj"));
+        assert!(is("src/{a}.clj", "src/{a}.clj"));
+        assert!(compile("src/*.{ts,tsx}", true)
+            .unwrap()
+            .compile_matcher()
+            .is_match("src/a.tsx"));
+        // No negation; `!` is literal.
+        assert!(!is("!src/**", "src/a.clj") && is("!src/**", "!src/a.clj"));
+        // `**` inside a segment never crosses `/`; an unrooted `**` matches any name.
+        assert!(is("src/**.clj", "src/a.clj") && !is("src/**.clj", "src/a/b.clj"));
+        assert!(is("**", "a/b/c"));
+        // Classes work; a leading `^` or `!` is literal, not a negation.
+        assert!(
+            is("src/[ab].clj", "src/b.clj")
+                && is("src/[a-c].clj", "src/c.clj")
+                && !is("src/[ab].clj", "src/c.clj")
+        );
+        assert!(
+            is("src/[^a].clj", "src/a.clj")
+                && is("src/[^a].clj", "src/^.clj")
+                && !is("src/[^a].clj", "src/b.clj")
+        );
+        // Case-sensitive; dot files are ordinary names.
+        assert!(!is("*.CLJ", "a.clj") && is("src/*.clj", "src/.clj"));
+        // A trailing slash is dropped: `db/` matches only `db`.
+        assert!(is("db/", "db") && !is("db/", "db/x"));
+        // `..` and repeated slashes are compared as written.
+        assert!(!is("src/*.clj", "src/../src/a.clj"));
+    }
+
+    #[test]
+    fn huge_globs_fail_or_match_without_panicking() {
+        let long = "a".repeat(5_000);
+        assert!(is(&long, &long));
+        let stars = "*?".repeat(2_500);
+        let _ = matches(&stars, "abc");
+        let classes = "[a-z]".repeat(1_000);
+        let _ = matches(&classes, "abc");
+    }
+}

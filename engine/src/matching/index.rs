@@ -1,0 +1,613 @@
+//! The rule index: every rule's globs in one [`GlobIndex`], every keyword
+//! in one automaton, every rule's other conditions compiled once; built once
+//! and reused for every event until a rule file changes.
+//!
+//! A rule fires when its declared conditions combine to true: any of them
+//! (the default) or all of them (`match: all`). A prompt event tests
+//! alwaysApply, keywords and the facts; a path event tests globs,
+//! `fileContains` and the facts, and selects only rules for which a path
+//! condition held, so a rule is delivered for the path that reached it.
+
+use serde::Serialize;
+
+use crate::base::error::{Error, Place};
+use crate::base::paths;
+use crate::matching::conditions::Compiled;
+use crate::matching::content_index::ContentIndex;
+use crate::matching::facts::{command_of, Facts};
+use crate::matching::glob;
+use crate::matching::glob_index::GlobIndex;
+use crate::matching::keywords::KeywordMatcher;
+use crate::rules::rule::{GlobSpec, Rule};
+
+#[derive(Debug, Clone)]
+struct Entry {
+    name: String,
+    path: String,
+    always_apply: bool,
+    globs: Vec<GlobSpec>,
+    /// Term ids of the prompt trigger: (any of, all of).
+    trigger: Option<(Vec<usize>, Vec<usize>)>,
+    /// Position of the first glob that does not compile, and its error.
+    first_invalid: Option<(usize, Error)>,
+    conditions: Compiled,
+}
+
+impl Entry {
+    fn durable(&self) -> bool {
+        !self.conditions.conditions.is_ephemeral()
+    }
+
+    fn match_all(&self) -> bool {
+        self.conditions.conditions.match_all
+    }
+}
+
+/// Folds the outcomes of a rule's declared conditions.
+#[derive(Default)]
+struct Verdict {
+    declared: bool,
+    any: bool,
+    failed: bool,
+}
+
+impl Verdict {
+    fn note(&mut self, held: bool) {
+        self.declared = true;
+        self.any |= held;
+        self.failed |= !held;
+    }
+
+    fn fires(&self, match_all: bool) -> bool {
+        self.declared && if match_all { !self.failed } else { self.any }
+    }
+}
+
+/// A rule selected by a prompt, with why (reference 2.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PromptMatch {
+    pub name: String,
+    pub always_apply: bool,
+    /// Matched any-of terms in declaration order, then matched required terms.
+    pub keywords: Vec<String>,
+    /// Delivered once and recorded; false for rules on per-turn facts
+    /// (branch, model, agent, tools), delivered every turn they hold.
+    pub durable: bool,
+}
+
+/// A rule selected by one or more paths, with the first glob (in
+/// declaration order) that matched each path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PathMatch {
+    pub name: String,
+    pub hits: Vec<GlobHit>,
+    /// The `fileContains` patterns that matched a path's content.
+    pub contents: Vec<ContentHit>,
+    pub durable: bool,
+}
+
+impl PathMatch {
+    /// The paths that selected the rule, in event order, each once.
+    pub fn paths(&self) -> Vec<&str> {
+        let mut paths: Vec<&str> = Vec::new();
+        for path in self
+            .hits
+            .iter()
+            .map(|h| h.path.as_str())
+            .chain(self.contents.iter().map(|h| h.path.as_str()))
+        {
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+        paths
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GlobHit {
+    pub glob: String,
+    pub path: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ContentHit {
+    pub pattern: String,
+    pub path: String,
+}
+
+/// The rules a set of paths selects, and the invalid globs the matching
+/// reached. A reached invalid glob fails the event in the reference; here
+/// it is reported beside the rules that did match, so one broken rule does
+/// not silence the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PathMatches {
+    pub rules: Vec<PathMatch>,
+    pub errors: Vec<Error>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RuleIndex {
+    entries: Vec<Entry>,
+    globs: GlobIndex,
+    /// For each glob in the index: (entry, position among the rule's globs).
+    owners: Vec<(usize, usize)>,
+    keywords: KeywordMatcher,
+    /// Every rule's `fileContains` patterns, compiled together.
+    contents: ContentIndex,
+}
+
+impl RuleIndex {
+    /// Builds the index over rules in name order. Invalid globs and
+    /// patterns do not stop the build; they are reported when an event
+    /// reaches them.
+    pub fn build(rules: &[Rule]) -> RuleIndex {
+        let keywords = KeywordMatcher::new(
+            rules
+                .iter()
+                .filter_map(|r| r.trigger.as_ref())
+                .flat_map(|t| t.any_of.iter().chain(&t.requires)),
+        );
+        let mut compiled = Vec::new();
+        let mut owners = Vec::new();
+        let mut entries = Vec::with_capacity(rules.len());
+        for (index, rule) in rules.iter().enumerate() {
+            let mut first_invalid = None;
+            for (position, spec) in rule.globs.iter().enumerate() {
+                match glob::compile(&spec.pattern, spec.from_sequence) {
+                    Ok(glob) => {
+                        compiled.push(glob);
+                        owners.push((index, position));
+                    }
+                    Err(e) if first_invalid.is_none() => {
+                        first_invalid =
+                            Some((position, e.or_at(Place::line(&rule.path, spec.line))));
+                    }
+                    Err(_) => {}
+                }
+            }
+            let ids = |terms: &[String]| {
+                terms
+                    .iter()
+                    .filter_map(|t| keywords.id(t))
+                    .collect::<Vec<_>>()
+            };
+            entries.push(Entry {
+                name: rule.name.clone(),
+                path: rule.path.clone(),
+                always_apply: rule.always_apply,
+                globs: rule.globs.clone(),
+                trigger: rule
+                    .trigger
+                    .as_ref()
+                    .map(|t| (ids(&t.any_of), ids(&t.requires))),
+                first_invalid,
+                conditions: Compiled::new(&rule.conditions),
+            });
+        }
+        let contents = ContentIndex::new(
+            rules
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (i, r.conditions.file_contains.values.as_slice())),
+        );
+        RuleIndex {
+            entries,
+            globs: GlobIndex::new(compiled),
+            owners,
+            keywords,
+            contents,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Whether some rule tests an edited file's content, so a path event
+    /// should read the files it names.
+    pub fn needs_contents(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.conditions.has_file_contains())
+    }
+
+    /// Every always-on or keyword-matched rule, in name order (reference
+    /// 2.4), with no facts known.
+    pub fn match_prompt(&self, prompt: &str) -> Vec<PromptMatch> {
+        self.match_prompt_with(prompt, &Facts::default())
+    }
+
+    /// The rules a prompt selects given the session's facts, in name order.
+    pub fn match_prompt_with(&self, prompt: &str, facts: &Facts) -> Vec<PromptMatch> {
+        let found = self.keywords.scan(prompt);
+        let derived = command_of(prompt);
+        let command = facts.command.as_deref().or(derived.as_deref());
+        self.entries
+            .iter()
+            .filter_map(|entry| {
+                let mut verdict = Verdict::default();
+                if entry.always_apply {
+                    verdict.note(true);
+                }
+                let keywords = self.prompt_terms(entry, &found);
+                if entry.trigger.is_some() {
+                    verdict.note(keywords.is_some());
+                }
+                // No path at a prompt: a path condition does not hold.
+                if !entry.globs.is_empty() || entry.first_invalid.is_some() {
+                    verdict.note(false);
+                }
+                if entry.conditions.has_file_contains() {
+                    verdict.note(false);
+                }
+                entry
+                    .conditions
+                    .each_fact_condition(facts, command, &mut |_, held| verdict.note(held));
+                verdict.fires(entry.match_all()).then(|| PromptMatch {
+                    name: entry.name.clone(),
+                    always_apply: entry.always_apply,
+                    keywords: keywords.unwrap_or_default(),
+                    durable: entry.durable(),
+                })
+            })
+            .collect()
+    }
+
+    /// The matched terms when the rule's prompt trigger holds.
+    fn prompt_terms(&self, entry: &Entry, found: &[bool]) -> Option<Vec<String>> {
+        let (any_of, requires) = entry.trigger.as_ref()?;
+        let holds = requires.iter().all(|id| found[*id]) && any_of.iter().any(|id| found[*id]);
+        holds.then(|| {
+            any_of
+                .iter()
+                .chain(requires)
+                .filter(|id| found[**id])
+                .map(|id| self.keywords.terms()[*id].clone())
+                .collect()
+        })
+    }
+
+    /// The rules each path selects, with no facts known and no contents.
+    pub fn match_paths<S: AsRef<str>>(&self, paths: &[S]) -> PathMatches {
+        self.match_paths_with(paths, &Facts::default(), None)
+    }
+
+    /// The rules each path selects: paths in the order given, each path's
+    /// rules in name order, a rule listed once with every path that reached
+    /// it (reference 2.3, 2.6). Callers sort the paths where the event
+    /// calls for it (shell changes). `contents`, when given, holds each
+    /// path's file content (same order as `paths`) for `fileContains`.
+    pub fn match_paths_with<S: AsRef<str>>(
+        &self,
+        paths: &[S],
+        facts: &Facts,
+        contents: Option<&[Option<String>]>,
+    ) -> PathMatches {
+        let mut result = PathMatches::default();
+        let mut slot: Vec<Option<usize>> = vec![None; self.entries.len()];
+        let report = |errors: &mut Vec<Error>, error: &Error| {
+            if !errors.contains(error) {
+                errors.push(error.clone());
+            }
+        };
+        for (path_index, path) in paths.iter().enumerate() {
+            let path = paths::normalize_for_match(path.as_ref());
+            if path.is_empty() {
+                continue;
+            }
+            let content = contents
+                .and_then(|c| c.get(path_index))
+                .and_then(|c| c.as_deref());
+            let first = self.first_globs(&path, &mut result.errors);
+            // One scan of the file for every rule's patterns.
+            let content_first = match content {
+                Some(content) if !self.contents.is_empty() => {
+                    self.contents.first_matches(content, self.entries.len())
+                }
+                _ => vec![None; self.entries.len()],
+            };
+            for (rule, pattern, why) in &self.contents.invalid {
+                let entry = &self.entries[*rule];
+                let line = entry.conditions.conditions.file_contains.line;
+                let message = format!("Invalid fileContains pattern: {pattern} ({why})");
+                report(
+                    &mut result.errors,
+                    &Error::at(Place::line(&entry.path, line), message),
+                );
+            }
+            for (index, entry) in self.entries.iter().enumerate() {
+                let mut glob_held = first[index];
+                // The reference tries globs in order and fails on the first
+                // invalid one it reaches before a match.
+                if let Some((invalid_at, error)) = &entry.first_invalid {
+                    if glob_held.is_none_or(|p| p > *invalid_at) {
+                        report(&mut result.errors, error);
+                        glob_held = None;
+                    }
+                }
+                let content_held = content_first[index]
+                    .map(|p| entry.conditions.conditions.file_contains.values[p].as_str());
+                if glob_held.is_none() && content_held.is_none() {
+                    continue;
+                }
+                if !self.path_rule_fires(entry, glob_held.is_some(), content_held.is_some(), facts)
+                {
+                    continue;
+                }
+                let at = *slot[index].get_or_insert_with(|| {
+                    result.rules.push(PathMatch {
+                        name: entry.name.clone(),
+                        hits: Vec::new(),
+                        contents: Vec::new(),
+                        durable: entry.durable(),
+                    });
+                    result.rules.len() - 1
+                });
+                if let Some(position) = glob_held {
+                    result.rules[at].hits.push(GlobHit {
+                        glob: entry.globs[position].pattern.clone(),
+                        path: path.clone(),
+                    });
+                }
+                if let Some(pattern) = content_held {
+                    result.rules[at].contents.push(ContentHit {
+                        pattern: pattern.to_string(),
+                        path: path.clone(),
+                    });
+                }
+            }
+        }
+        result
+    }
+
+    /// For each rule, the position of its first glob (in declaration
+    /// order) that matches the path.
+    fn first_globs(&self, path: &str, errors: &mut Vec<Error>) -> Vec<Option<usize>> {
+        let mut first: Vec<Option<usize>> = vec![None; self.entries.len()];
+        let (matched, uncompiled) = self.globs.matches(path);
+        for glob_id in matched {
+            let (entry, position) = self.owners[glob_id];
+            if first[entry].is_none_or(|p| position < p) {
+                first[entry] = Some(position);
+            }
+        }
+        // A glob the regex engine refused (too large) is as invalid as a
+        // malformed one, found late.
+        for glob_id in uncompiled {
+            let (entry, position) = self.owners[glob_id];
+            let (rule, spec) = (&self.entries[entry], &self.entries[entry].globs[position]);
+            let error = Error::at(
+                Place::line(&rule.path, spec.line),
+                format!("Invalid rule glob: {}", spec.pattern),
+            );
+            if !errors.contains(&error) {
+                errors.push(error);
+            }
+        }
+        first
+    }
+
+    fn path_rule_fires(
+        &self,
+        entry: &Entry,
+        glob_held: bool,
+        content_held: bool,
+        facts: &Facts,
+    ) -> bool {
+        let mut verdict = Verdict::default();
+        // alwaysApply and keywords belong to prompts (reference 2.3).
+        if entry.always_apply {
+            verdict.note(false);
+        }
+        if entry.trigger.is_some() {
+            verdict.note(false);
+        }
+        if !entry.globs.is_empty() {
+            verdict.note(glob_held);
+        }
+        if entry.conditions.has_file_contains() {
+            verdict.note(content_held);
+        }
+        entry
+            .conditions
+            .each_fact_condition(facts, facts.command.as_deref(), &mut |_, held| {
+                verdict.note(held)
+            });
+        verdict.fires(entry.match_all())
+    }
+
+    /// The invalid globs of every rule, found when the index was built.
+    pub fn invalid_globs(&self) -> impl Iterator<Item = &Error> {
+        self.entries
+            .iter()
+            .filter_map(|e| e.first_invalid.as_ref().map(|(_, error)| error))
+    }
+
+    /// The compiled conditions of a rule, for `explain`.
+    pub fn conditions_of(&self, name: &str) -> Option<&Compiled> {
+        self.entries
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| &e.conditions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(specs: &[(&str, &str)]) -> Vec<Rule> {
+        let mut rules: Vec<Rule> = specs
+            .iter()
+            .map(|(name, text)| Rule::parse(name, &format!("/p/{name}"), text))
+            .collect();
+        rules.sort_by(|a, b| crate::rules::discovery::java_order(&a.name, &b.name));
+        rules
+    }
+
+    fn case_23() -> Vec<Rule> {
+        rules(&[
+            ("ui.mdc", "---\nglobs: apps/**/ui/**/*.clj\n---\n# UI"),
+            ("base.mdc", "---\nalwaysApply: true\n---\n# Base"),
+            (
+                "tasks/testing.mdc",
+                "---\nglobs: **/test/**/*.clj\npromptAnyOf: deftest\n---\n# Nested Testing",
+            ),
+            ("plain.mdc", "# Plain"),
+        ])
+    }
+
+    fn prompt_names(index: &RuleIndex, prompt: &str) -> Vec<(String, bool, Vec<String>)> {
+        index
+            .match_prompt(prompt)
+            .into_iter()
+            .map(|m| (m.name, m.always_apply, m.keywords))
+            .collect()
+    }
+
+    fn path_names(index: &RuleIndex, paths: &[&str]) -> Vec<String> {
+        index
+            .match_paths(paths)
+            .rules
+            .into_iter()
+            .map(|m| m.name)
+            .collect()
+    }
+
+    #[test]
+    fn reference_case_38_prompts() {
+        let index = RuleIndex::build(&case_23());
+        assert_eq!(
+            prompt_names(&index, "fix the DEFTEST"),
+            vec![
+                ("base.mdc".into(), true, vec![]),
+                ("tasks/testing.mdc".into(), false, vec!["deftest".into()])
+            ]
+        );
+        assert_eq!(
+            prompt_names(&index, "hello"),
+            vec![("base.mdc".into(), true, vec![])]
+        );
+        assert_eq!(
+            prompt_names(&index, ""),
+            vec![("base.mdc".into(), true, vec![])]
+        );
+    }
+
+    #[test]
+    fn reference_cases_39_to_41_required_terms_and_boundaries() {
+        let index = RuleIndex::build(&rules(&[
+            ("service.mdc", "---\npromptAnyOf: authorization, find-or-create\npromptRequires: service\n---\n# Service"),
+            ("base.mdc", "---\nalwaysApply: true\n---\n# Base"),
+            ("tasks/testing.mdc", "---\npromptAnyOf: deftest, match?\n---\n# Nested Testing"),
+            ("testing.mdc", "# Testing"),
+        ]));
+        assert_eq!(
+            prompt_names(&index, "Update the SERVICE authorization deftest"),
+            vec![
+                ("base.mdc".into(), true, vec![]),
+                (
+                    "service.mdc".into(),
+                    false,
+                    vec!["authorization".into(), "service".into()]
+                ),
+                ("tasks/testing.mdc".into(), false, vec!["deftest".into()]),
+            ]
+        );
+        assert_eq!(prompt_names(&index, "Update authorization").len(), 1);
+        assert_eq!(prompt_names(&index, "Rename mydeftesthelper").len(), 1);
+        assert_eq!(
+            prompt_names(&index, "is it a match?")[1].2,
+            vec!["match?".to_string()]
+        );
+    }
+
+    #[test]
+    fn an_always_on_keyword_rule_reports_both() {
+        let index = RuleIndex::build(&rules(&[(
+            "w.mdc",
+            "---\nalwaysApply: true\npromptAnyOf: widget\n---\n",
+        )]));
+        assert_eq!(
+            prompt_names(&index, "a widget"),
+            vec![("w.mdc".into(), true, vec!["widget".into()])]
+        );
+    }
+
+    #[test]
+    fn reference_case_35_paths() {
+        let index = RuleIndex::build(&case_23());
+        assert_eq!(
+            path_names(&index, &["apps/x/test/x/ui/a_test.clj"]),
+            vec!["tasks/testing.mdc", "ui.mdc"]
+        );
+        assert!(path_names(&index, &["README.md"]).is_empty());
+        assert!(path_names(&index, &[""]).is_empty());
+    }
+
+    #[test]
+    fn several_paths_keep_path_order_then_name_order() {
+        let index = RuleIndex::build(&rules(&[
+            ("a.mdc", "---\nglobs: new/**\n---\n"),
+            ("b.mdc", "---\nglobs: old/**, new/**\n---\n"),
+            ("c.mdc", "---\nglobs: old/**\n---\n"),
+        ]));
+        let matches = index.match_paths(&["old/a.clj", "new/a.clj"]);
+        let names: Vec<&str> = matches.rules.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, vec!["b.mdc", "c.mdc", "a.mdc"]);
+        assert_eq!(
+            matches.rules[0].hits,
+            vec![
+                GlobHit {
+                    glob: "old/**".into(),
+                    path: "old/a.clj".into()
+                },
+                GlobHit {
+                    glob: "new/**".into(),
+                    path: "new/a.clj".into()
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn invalid_globs_are_reported_when_reached_and_others_still_match() {
+        let index = RuleIndex::build(&rules(&[
+            ("bad.mdc", "---\nglobs: src/**, src/[a\n---\n"),
+            ("good.mdc", "---\nglobs: **/*.clj\n---\n"),
+        ]));
+        // bad.mdc matched by its first glob: the broken one is never reached.
+        let early = index.match_paths(&["src/a.clj"]);
+        assert!(early.errors.is_empty());
+        assert_eq!(early.rules.len(), 2);
+        let reached = index.match_paths(&["lib/a.clj"]);
+        assert_eq!(reached.errors.len(), 1);
+        assert_eq!(reached.errors[0].message, "Invalid rule glob: src/[a");
+        assert_eq!(reached.errors[0].place, Some(Place::line("/p/bad.mdc", 2)));
+        assert_eq!(
+            reached
+                .rules
+                .iter()
+                .map(|m| m.name.as_str())
+                .collect::<Vec<_>>(),
+            vec!["good.mdc"]
+        );
+        assert_eq!(index.invalid_globs().count(), 1);
+        // Prompts never touch globs.
+        assert!(index.match_prompt("anything").is_empty());
+    }
+
+    #[test]
+    fn braces_split_by_the_comma_match_nothing_but_sequences_alternate() {
+        let index = RuleIndex::build(&rules(&[
+            ("line.mdc", "---\nglobs: src/{a,b}.clj\n---\n"),
+            ("seq.mdc", "---\nglobs: [\"src/{a,b}.clj\"]\n---\n"),
+        ]));
+        assert_eq!(path_names(&index, &["src/a.clj"]), vec!["seq.mdc"]);
+    }
+}

@@ -1,0 +1,14 @@
+//! Which rules an event selects: globs and their index, keywords, content
+//! patterns, the facts conditions are judged against, the compiled project
+//! index, and why a rule fired.
+
+pub mod conditions;
+pub mod content_index;
+pub mod explain;
+pub mod facts;
+pub mod glob;
+pub mod glob_index;
+pub mod index;
+pub mod keywords;
+pub mod locate;
+pub mod project;

@@ -1,0 +1,165 @@
+//! The labels Rule Fairy writes into an agent's context (reference 4.7).
+//! Their texts are an interface: the frame reader (reference 5.5), the
+//! adapters' tests and people reading a transcript all match on them, so
+//! every label is built here and nowhere else.
+
+/// The line that closes an error entry: the reference's wording, kept so
+/// anyone matching on it keeps working.
+pub const NOTHING_INJECTED: &str = "No matched rules were injected or marked as injected.";
+
+/// `[rule-fairy shard <index>/<count> <delivery id>]`, the first line of
+/// every Claude Code frame; `index` is 1-based.
+pub fn shard_header(index: usize, count: usize, delivery_id: &str) -> String {
+    format!("[rule-fairy shard {index}/{count} {delivery_id}]")
+}
+
+/// `[rule-fairy injected: <rule>]`, one per delivered rule.
+pub fn injected(rule: &str) -> String {
+    format!("[rule-fairy injected: {rule}]")
+}
+
+/// `[rule-fairy deferred: <rules> (...)]`: rules left out of a delivery
+/// because the set did not fit; they come with the next matching event.
+pub fn deferred<S: AsRef<str>>(rules: &[S]) -> String {
+    format!(
+        "[rule-fairy deferred: {} (past what one delivery can carry; delivered with the next matching event)]",
+        join(rules)
+    )
+}
+
+/// `[rule-fairy matched: alwaysApply <rules>]`.
+pub fn matched_always_apply<S: AsRef<str>>(rules: &[S]) -> String {
+    format!("[rule-fairy matched: alwaysApply {}]", join(rules))
+}
+
+/// `[rule-fairy matched: keyword "<k>", ...]`; keywords are quoted as they
+/// are, without escaping, as the reference does.
+pub fn matched_keywords<S: AsRef<str>>(keywords: &[S]) -> String {
+    let quoted: Vec<String> = keywords
+        .iter()
+        .map(|k| format!("\"{}\"", k.as_ref()))
+        .collect();
+    format!("[rule-fairy matched: keyword {}]", quoted.join(", "))
+}
+
+/// `[rule-fairy matched: glob on <paths>]`, where `paths` is already the
+/// text to show (one path, a list, or a count).
+pub fn matched_glob(paths: &str) -> String {
+    format!("[rule-fairy matched: glob on {paths}]")
+}
+
+/// `[rule-fairy matched: glob on <paths>, changed by a shell command]`.
+pub fn matched_glob_by_shell(paths: &str) -> String {
+    format!("[rule-fairy matched: glob on {paths}, changed by a shell command]")
+}
+
+/// The second line of an oversized rule's entry. The reference says no
+/// matched rule was injected, because it gave up on the whole event; here
+/// the rules that fit are delivered, so only this one was left out.
+pub const RULE_NOT_INJECTED: &str = "This rule was not injected or marked as injected; the other matched rules were delivered as usual.";
+
+/// The entry for a rule too large for any delivery:
+/// `[rule-fairy error: <rule> alone <reason>]`, LF, [`RULE_NOT_INJECTED`].
+pub fn rule_alone_error(rule: &str, reason: &str) -> String {
+    format!("[rule-fairy error: {rule} alone {reason}]\n{RULE_NOT_INJECTED}")
+}
+
+fn join<S: AsRef<str>>(items: &[S]) -> String {
+    items
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One gate finding as people and models read it: `severity[rule-id]
+/// file:line: message`, then the rule's note verbatim, each line indented
+/// by two spaces. Both hosts show findings in this one form: the Codex
+/// hooks from the gate in process, the Claude Code mod from `rule-fairy
+/// gate check --json`.
+///
+/// ```
+/// use rule_fairy_engine::render::labels::gate_finding;
+/// assert_eq!(
+///     gate_finding("error", "no-eval", "src/a.ts", 3, "Do not call eval.", Some("PR #12: eval ran user input.")),
+///     "error[no-eval] src/a.ts:3: Do not call eval.\n  PR #12: eval ran user input.\n"
+/// );
+/// ```
+pub fn gate_finding(
+    severity: &str,
+    rule_id: &str,
+    file: &str,
+    line: usize,
+    message: &str,
+    note: Option<&str>,
+) -> String {
+    let mut out = format!("{severity}[{rule_id}] {file}:{line}: {message}\n");
+    if let Some(note) = note.filter(|n| !n.trim().is_empty()) {
+        for line in note.trim_end_matches('\n').lines() {
+            if !line.is_empty() {
+                out.push_str("  ");
+                out.push_str(line);
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// What the gate found in the files an agent just wrote, as the model
+/// reads it: a header counting the findings, each finding as the gate
+/// formats it (rule id, file:line, message, the note verbatim), and what
+/// to do about them.
+pub fn gate_findings<S: AsRef<str>>(findings: &[S]) -> String {
+    let count = findings.len();
+    let noun = if count == 1 { "finding" } else { "findings" };
+    let body: Vec<&str> = findings.iter().map(|f| f.as_ref().trim_end()).collect();
+    format!(
+        "[rule-fairy gate: {count} {noun} in the files just written]\n{}\n\n{GATE_CONTRACT}",
+        body.join("\n")
+    )
+}
+
+/// What a gate finding asks of the agent.
+pub const GATE_CONTRACT: &str = "These are the repository's own ast-grep rules. Fix each finding before moving on; `rule-fairy gate scan` holds the whole tree to the same rules.";
+
+/// A gate check that could not run, told once per session: the write is
+/// not blocked, and the scan of record still fails closed.
+pub fn gate_unavailable(problem: &str) -> String {
+    format!("[rule-fairy gate: the check of written files could not run: {problem}]\nThe write went ahead unchecked; `rule-fairy gate scan` will fail until this is fixed.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_match_the_catalogue() {
+        assert_eq!(shard_header(2, 2, "event"), "[rule-fairy shard 2/2 event]");
+        assert_eq!(injected("a.mdc"), "[rule-fairy injected: a.mdc]");
+        assert_eq!(
+            deferred(&["beta.mdc", "gamma.mdc"]),
+            "[rule-fairy deferred: beta.mdc, gamma.mdc (past what one delivery can carry; delivered with the next matching event)]"
+        );
+        assert_eq!(
+            matched_always_apply(&["a.mdc", "b.mdc"]),
+            "[rule-fairy matched: alwaysApply a.mdc, b.mdc]"
+        );
+        assert_eq!(
+            matched_keywords(&["service", "deftest"]),
+            "[rule-fairy matched: keyword \"service\", \"deftest\"]"
+        );
+        assert_eq!(
+            matched_glob("src/a.clj"),
+            "[rule-fairy matched: glob on src/a.clj]"
+        );
+        assert_eq!(
+            matched_glob_by_shell("1 paths"),
+            "[rule-fairy matched: glob on 1 paths, changed by a shell command]"
+        );
+        assert_eq!(
+            rule_alone_error("e.mdc", "needs 3 context entries, but one delivery carries 2"),
+            "[rule-fairy error: e.mdc alone needs 3 context entries, but one delivery carries 2]\nThis rule was not injected or marked as injected; the other matched rules were delivered as usual."
+        );
+    }
+}

@@ -1,0 +1,6 @@
+//! Review and plan review: the bundle of rules and instruction files that
+//! apply to a diff, dedup across it, and the paths a plan names.
+
+pub mod bundle;
+pub mod dedup;
+pub mod plan;

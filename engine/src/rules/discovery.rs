@@ -1,0 +1,412 @@
+//! Which files are rules, and their names (reference 1.2): every file below
+//! a configured directory whose name ends with a configured extension, named
+//! by its path relative to that directory.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::io;
+
+use crate::base::error::{Error, Place, Result};
+use crate::base::finding::Finding;
+use crate::base::fs::{FileSource, Kind};
+use crate::base::paths;
+use crate::config::formats::{self, Format};
+use crate::config::RulesSource;
+use crate::rules::rule::Rule;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleFile {
+    pub name: String,
+    pub path: String,
+    pub format: Format,
+}
+
+/// The rule files found, and what could not be walked.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    pub files: Vec<RuleFile>,
+    pub findings: Vec<Finding>,
+}
+
+/// The rules read from a source; files that could not be read are findings
+/// rather than rules, so one broken file does not hide the others.
+#[derive(Debug, Clone, Default)]
+pub struct RuleSet {
+    pub rules: Vec<Rule>,
+    pub findings: Vec<Finding>,
+}
+
+/// Java string order (UTF-16 code units), which the reference sorts names by.
+pub fn java_order(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// Lists the rule files of a source, sorted by name. The same name in two
+/// directories is an error (reference 1.2).
+pub fn list_rule_files(fs: &dyn FileSource, source: &RulesSource) -> Result<Listing> {
+    let (listing, duplicates) = scan_rule_files(fs, source);
+    match duplicates {
+        Some(error) => Err(error),
+        None => Ok(listing),
+    }
+}
+
+/// One directory to walk and which files in it are rules.
+struct Walk<'a> {
+    dir: &'a str,
+    format: Format,
+    suffixes: Vec<&'a str>,
+    skip_hidden: bool,
+    may_be_file: bool,
+}
+
+impl Walk<'_> {
+    fn takes(&self, name: &str) -> bool {
+        !(self.skip_hidden && name.starts_with('.'))
+            && self.suffixes.iter().any(|suffix| name.ends_with(suffix))
+    }
+}
+
+/// Lists every rule file, duplicates included, and the duplicate-name error
+/// beside the listing, for `check`, which reports it and goes on.
+pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, Option<Error>) {
+    let mut walks: Vec<Walk> = source
+        .dirs
+        .iter()
+        .map(|dir| Walk {
+            dir,
+            format: Format::Cursor,
+            suffixes: source.extensions.iter().map(String::as_str).collect(),
+            skip_hidden: false,
+            may_be_file: false,
+        })
+        .collect();
+    let format_dirs: Vec<(Format, String)> = source
+        .formats
+        .iter()
+        .filter_map(|format| formats::LAYOUTS.iter().find(|l| l.format == *format))
+        .map(|layout| {
+            (
+                layout.format,
+                paths::normalize_lexically(&paths::join(&source.root, layout.dir)),
+            )
+        })
+        .collect();
+    for (format, dir) in &format_dirs {
+        let layout = formats::LAYOUTS
+            .iter()
+            .find(|l| l.format == *format)
+            .expect("listed above");
+        walks.push(Walk {
+            dir,
+            format: *format,
+            suffixes: layout.suffixes.to_vec(),
+            skip_hidden: layout.skip_hidden,
+            may_be_file: layout.may_be_file,
+        });
+    }
+    let mut listing = Listing::default();
+    let mut homes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for walk in &walks {
+        let mut found = Vec::new();
+        match fs.stat(walk.dir) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => listing.findings.push(Finding::error(
+                Place::file(walk.dir),
+                format!("Cannot read the rules directory: {e}"),
+            )),
+            Ok(meta) if meta.kind == Kind::File && walk.may_be_file => {
+                found.push(RuleFile {
+                    name: paths::file_name(walk.dir).to_string(),
+                    path: walk.dir.to_string(),
+                    format: walk.format,
+                });
+            }
+            Ok(meta) if meta.kind != Kind::Dir => listing.findings.push(
+                Finding::error(
+                    Place::file(walk.dir),
+                    "The rules directory is not a directory, so no rule in it can be read",
+                )
+                .with_hint(
+                    "point :rules :dirs in rule-fairy.edn at a directory, or move this file away",
+                ),
+            ),
+            Ok(_) => {
+                let mut ancestors = vec![fs
+                    .real_path(walk.dir)
+                    .unwrap_or_else(|_| walk.dir.to_string())];
+                walk_dir(
+                    fs,
+                    walk,
+                    walk.dir,
+                    "",
+                    &mut ancestors,
+                    &mut found,
+                    &mut listing.findings,
+                );
+            }
+        }
+        for file in found {
+            homes
+                .entry(file.name.clone())
+                .or_default()
+                .push(file.path.clone());
+            listing.files.push(file);
+        }
+    }
+    listing.files.sort_by(|a, b| java_order(&a.name, &b.name));
+    let duplicates: Vec<(&String, &Vec<String>)> =
+        homes.iter().filter(|(_, files)| files.len() > 1).collect();
+    if duplicates.is_empty() {
+        return (listing, None);
+    }
+    let mut names: Vec<&str> = duplicates.iter().map(|(name, _)| name.as_str()).collect();
+    names.sort_by(|a, b| java_order(a, b));
+    let second_home = duplicates[0].1[1].clone();
+    let error = Error::at(
+        Place::file(second_home),
+        format!(
+            "Rule names defined in more than one rules directory: {}",
+            names.join(", ")
+        ),
+    );
+    (listing, Some(error))
+}
+
+fn walk_dir(
+    fs: &dyn FileSource,
+    walk: &Walk,
+    dir: &str,
+    prefix: &str,
+    ancestors: &mut Vec<String>,
+    found: &mut Vec<RuleFile>,
+    findings: &mut Vec<Finding>,
+) {
+    let mut entries = match fs.list_kinds(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            findings.push(Finding::error(
+                Place::file(dir),
+                format!("Cannot list the rules directory: {e}"),
+            ));
+            return;
+        }
+    };
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, kind) in entries {
+        let path = paths::join(dir, &name);
+        let rel = if prefix.is_empty() {
+            name.clone()
+        } else {
+            format!("{prefix}/{name}")
+        };
+        let meta = match kind {
+            Some(kind) => Ok(crate::base::fs::Metadata {
+                kind,
+                len: 0,
+                modified_ms: None,
+            }),
+            None => fs.stat(&path),
+        };
+        match meta {
+            Ok(meta) if meta.kind == Kind::Dir => {
+                if walk.skip_hidden && name.starts_with('.') {
+                    continue;
+                }
+                let real = fs.real_path(&path).unwrap_or_else(|_| path.clone());
+                if ancestors.contains(&real) {
+                    findings.push(
+                        Finding::warning(Place::file(&path), "Symbolic link loop: this directory links back to one that contains it; skipped")
+                            .with_hint("remove the link or point it outside the rules directory"),
+                    );
+                    continue;
+                }
+                ancestors.push(real);
+                walk_dir(fs, walk, &path, &rel, ancestors, found, findings);
+                ancestors.pop();
+            }
+            Ok(meta) if meta.kind == Kind::File => {
+                if walk.takes(&name) {
+                    found.push(RuleFile {
+                        name: rel,
+                        path,
+                        format: walk.format,
+                    });
+                }
+            }
+            Ok(_) => {}
+            // A dangling link is not a rule; a link loop is worth saying.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => findings.push(Finding::warning(
+                Place::file(&path),
+                format!("Skipped: {e}"),
+            )),
+        }
+    }
+}
+
+impl RuleSet {
+    /// Lists and reads every rule of a source.
+    pub fn load(fs: &dyn FileSource, source: &RulesSource) -> Result<RuleSet> {
+        Ok(RuleSet::read(fs, list_rule_files(fs, source)?))
+    }
+
+    /// Reads the files of a listing.
+    pub fn read(fs: &dyn FileSource, listing: Listing) -> RuleSet {
+        let mut set = RuleSet {
+            rules: Vec::with_capacity(listing.files.len()),
+            findings: listing.findings,
+        };
+        for file in listing.files {
+            let read = fs
+                .read(&file.path)
+                .map_err(|e| {
+                    Error::at(
+                        Place::file(&file.path),
+                        format!("Cannot read the rule file: {e}"),
+                    )
+                })
+                .and_then(|bytes| Rule::from_bytes_as(file.format, &file.name, &file.path, &bytes));
+            match read {
+                Ok(rule) => set.rules.push(rule),
+                Err(e) => set
+                    .findings
+                    .push(Finding::from_error(&e, &Place::file(&file.path))),
+            }
+        }
+        set
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Rule> {
+        self.rules.iter().find(|rule| rule.name == name)
+    }
+
+    pub fn names(&self) -> Vec<&str> {
+        self.rules.iter().map(|rule| rule.name.as_str()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::fs::MemoryFs;
+    use crate::config::Config;
+
+    fn source(fs: &MemoryFs, config: &str) -> RulesSource {
+        let mut fs = fs.clone();
+        if !config.is_empty() {
+            fs.add_file("/p/rule-fairy.edn", config);
+        }
+        Config::load(&fs, "/p").unwrap().rules_source("/p").unwrap()
+    }
+
+    #[test]
+    fn names_are_relative_to_their_directory_and_sorted() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/ui.mdc", "")
+            .add_file("/p/.cursor/rules/base.mdc", "")
+            .add_file("/p/.cursor/rules/tasks/testing.mdc", "")
+            .add_file("/p/.cursor/rules/notes.md", "")
+            .add_file("/p/.cursor/rules/.hidden/x.mdc", "")
+            .add_file("/p/.cursor/rules/plain.mdc", "");
+        let names: Vec<String> = list_rule_files(&fs, &source(&fs, ""))
+            .unwrap()
+            .files
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ".hidden/x.mdc",
+                "base.mdc",
+                "plain.mdc",
+                "tasks/testing.mdc",
+                "ui.mdc"
+            ]
+        );
+    }
+
+    #[test]
+    fn several_directories_and_duplicate_names() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "")
+            .add_file("/p/docs/rules/b.md", "")
+            .add_file("/p/docs/rules/nested/d.mdc", "")
+            .add_file("/p/docs/rules/c.txt", "");
+        let config =
+            "{:rules {:dirs [\".cursor/rules\" \"docs/rules\"] :extensions [\".mdc\" \".md\"]}}";
+        let listing = list_rule_files(&fs, &source(&fs, config)).unwrap();
+        let names: Vec<&str> = listing.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, vec!["a.mdc", "b.md", "nested/d.mdc"]);
+        assert_eq!(listing.files[1].path, "/p/docs/rules/b.md");
+        fs.add_file("/p/docs/rules/a.mdc", "");
+        let err = list_rule_files(&fs, &source(&fs, config)).unwrap_err();
+        assert_eq!(
+            err.message,
+            "Rule names defined in more than one rules directory: a.mdc"
+        );
+        assert_eq!(err.place, Some(Place::file("/p/docs/rules/a.mdc")));
+    }
+
+    #[test]
+    fn missing_directories_are_empty_and_a_file_is_a_finding() {
+        let mut fs = MemoryFs::new();
+        assert!(list_rule_files(&fs, &source(&fs, ""))
+            .unwrap()
+            .files
+            .is_empty());
+        fs.add_file("/p/.cursor/rules", "not a dir");
+        let listing = list_rule_files(&fs, &source(&fs, "")).unwrap();
+        assert!(listing.files.is_empty());
+        assert!(listing.findings[0].is_error());
+        assert!(listing.findings[0].message.contains("not a directory"));
+    }
+
+    #[test]
+    fn links_are_followed_and_loops_are_skipped() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "")
+            .add_file("/shared/s.mdc", "")
+            .add_link("/p/.cursor/rules/shared", "/shared")
+            .add_link("/p/.cursor/rules/loop", "..")
+            .add_link("/p/.cursor/rules/self", "/p/.cursor/rules/self")
+            .add_link("/p/.cursor/rules/dangling.mdc", "/nowhere");
+        let listing = list_rule_files(&fs, &source(&fs, "")).unwrap();
+        let names: Vec<&str> = listing.files.iter().map(|f| f.name.as_str()).collect();
+        assert!(
+            names.contains(&"a.mdc") && names.contains(&"shared/s.mdc"),
+            "{names:?}"
+        );
+        // `loop` points at .cursor, whose `rules` is an ancestor: walked once, then stopped.
+        assert!(
+            listing.findings.iter().any(|f| f.message.contains("loop")),
+            "{:?}",
+            listing.findings
+        );
+        assert!(listing.findings.iter().all(|f| !f.is_error()));
+    }
+
+    #[test]
+    fn unreadable_rules_are_findings_not_fatal() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/good.mdc", "# Good").add_file(
+            "/p/.cursor/rules/bad.mdc",
+            b"\xff\xfe\x00garbage".as_slice(),
+        );
+        let set = RuleSet::load(&fs, &source(&fs, "")).unwrap();
+        assert_eq!(set.names(), vec!["good.mdc"]);
+        assert_eq!(set.findings.len(), 1);
+        assert_eq!(
+            set.findings[0].place,
+            Place::line("/p/.cursor/rules/bad.mdc", 1)
+        );
+    }
+
+    #[test]
+    fn java_order_is_utf16_order() {
+        // U+FF5E sorts after U+1F600 in UTF-16 (surrogates are 0xD8xx) but before it in UTF-8.
+        assert_eq!(java_order("\u{ff5e}", "\u{1f600}"), Ordering::Greater);
+        assert_eq!(java_order("a.mdc", "a/b.mdc"), Ordering::Less);
+    }
+}

@@ -1,0 +1,247 @@
+//! One rule: its name, frontmatter, body, and the triggers read from the
+//! frontmatter (reference 1.3).
+
+use crate::base::error::{Place, Result};
+use crate::base::paths;
+use crate::base::text;
+use crate::config::formats::Format;
+use crate::rules::conditions::{unquote, Conditions};
+use crate::rules::triggers;
+use crate::syntax::frontmatter::{self, Document, FieldValue, Frontmatter};
+
+/// A glob as a rule declares it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GlobSpec {
+    /// Normalised for matching (reference 2.1); errors name this form.
+    pub pattern: String,
+    /// 1-based line of the field that declared it.
+    pub line: usize,
+    /// Written as an item of a YAML sequence, where `{a,b}` alternation is
+    /// understood; in a comma-separated line braces are literal, as in Cursor.
+    pub from_sequence: bool,
+}
+
+/// The prompt trigger: any of `any_of`, and all of `requires`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptTrigger {
+    pub any_of: Vec<String>,
+    pub requires: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    /// Path relative to its rules directory, `/`-separated, extension kept.
+    pub name: String,
+    /// The file it was read from.
+    pub path: String,
+    pub document: Document,
+    pub globs: Vec<GlobSpec>,
+    pub always_apply: bool,
+    pub trigger: Option<PromptTrigger>,
+    /// The conditions beyond globs, keywords and alwaysApply.
+    pub conditions: Conditions,
+    /// The dialect the file is written in.
+    pub format: Format,
+}
+
+/// Frontmatter keys whose values are globs: Cursor's `globs`, and Claude
+/// Code's `paths` as another name for it.
+pub const GLOB_KEYS: &[&str] = &["globs", "paths"];
+
+impl Rule {
+    /// Reads a rule from its file's bytes; text that is not UTF-8 is an
+    /// error naming the file and line.
+    pub fn from_bytes(name: &str, path: &str, bytes: &[u8]) -> Result<Rule> {
+        Rule::from_bytes_as(Format::Cursor, name, path, bytes)
+    }
+
+    /// Reads a rule written in `format` from its file's bytes.
+    pub fn from_bytes_as(format: Format, name: &str, path: &str, bytes: &[u8]) -> Result<Rule> {
+        let text = text::decode(bytes).map_err(|e| {
+            let place = match text::decode_error_line(&e.message) {
+                Some(line) => Place::line(path, line),
+                None => Place::file(path),
+            };
+            e.or_at(place)
+        })?;
+        Ok(Rule::parse_as(format, name, path, &text))
+    }
+
+    /// Reads a rule from its text.
+    ///
+    /// ```
+    /// use rule_fairy_engine::rules::rule::Rule;
+    /// let rule = Rule::parse("ui.mdc", "/p/.cursor/rules/ui.mdc",
+    ///     "---\nglobs: src/ui/**\nalwaysApply: True\npromptAnyOf: Widget, HTMX\n---\n# UI");
+    /// assert_eq!(rule.globs[0].pattern, "src/ui/**");
+    /// assert!(rule.always_apply);
+    /// assert_eq!(rule.trigger.unwrap().any_of, vec!["widget", "htmx"]);
+    /// ```
+    pub fn parse(name: &str, path: &str, text: &str) -> Rule {
+        Rule::parse_as(Format::Cursor, name, path, text)
+    }
+
+    /// Reads a rule written in `format`. Every format accepts the shared
+    /// condition keys and `keywords`; globs and always-on come from the
+    /// format's own keys.
+    pub fn parse_as(format: Format, name: &str, path: &str, text: &str) -> Rule {
+        let document = frontmatter::parse(text);
+        let empty = Frontmatter::default();
+        let fm = document.frontmatter.as_ref().unwrap_or(&empty);
+        let conditions = Conditions::from_frontmatter(fm);
+        let terms = |key: &str| {
+            fm.list(key)
+                .iter()
+                .map(|t| t.to_lowercase())
+                .collect::<Vec<_>>()
+        };
+        // `keywords` (opencode-rules' name) are YAML values: quotes go.
+        let keywords: Vec<String> = fm
+            .list("keywords")
+            .iter()
+            .map(|t| unquote(t).to_lowercase())
+            .filter(|t| !t.is_empty())
+            .collect();
+        let mut any_of = terms("promptAnyOf");
+        any_of.extend(
+            keywords
+                .iter()
+                .filter(|k| !any_of.contains(k))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+        let trigger = (!any_of.is_empty()).then(|| PromptTrigger {
+            any_of,
+            requires: terms("promptRequires"),
+        });
+        let (globs, always_apply) = match format {
+            Format::Cursor => (
+                cursor_globs(fm),
+                fm.text("alwaysApply")
+                    .is_some_and(|v| v.to_lowercase() == "true"),
+            ),
+            _ => {
+                let has_conditions = trigger.is_some() || conditions.declares_any();
+                let triggers = triggers::triggers(format, fm, has_conditions);
+                let globs = triggers
+                    .globs
+                    .into_iter()
+                    .map(|(glob, line, braces)| GlobSpec {
+                        pattern: paths::normalize_for_match(&glob),
+                        line,
+                        from_sequence: braces,
+                    })
+                    .filter(|glob| !glob.pattern.is_empty())
+                    .collect();
+                (globs, triggers.always_apply)
+            }
+        };
+        Rule {
+            name: name.to_string(),
+            path: path.to_string(),
+            document,
+            globs,
+            always_apply,
+            trigger,
+            conditions,
+            format,
+        }
+    }
+
+    pub fn frontmatter(&self) -> Option<&Frontmatter> {
+        self.document.frontmatter.as_ref()
+    }
+
+    pub fn body(&self) -> &str {
+        &self.document.body
+    }
+}
+
+/// Cursor's `globs` and Claude Code's `paths`: comma lines (braces
+/// literal, as in Cursor) or YAML sequences (braces alternate).
+fn cursor_globs(fm: &Frontmatter) -> Vec<GlobSpec> {
+    GLOB_KEYS
+        .iter()
+        .filter_map(|key| fm.get(key))
+        .flat_map(|field| {
+            let from_sequence = matches!(field.value, FieldValue::List(_));
+            field.value.items().into_iter().map(move |item| GlobSpec {
+                pattern: paths::normalize_for_match(&item),
+                line: field.line,
+                from_sequence,
+            })
+        })
+        .filter(|glob| !glob.pattern.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(text: &str) -> Rule {
+        Rule::parse("r.mdc", "/p/r.mdc", text)
+    }
+
+    fn patterns(rule: &Rule) -> Vec<&str> {
+        rule.globs.iter().map(|g| g.pattern.as_str()).collect()
+    }
+
+    #[test]
+    fn reference_globs_always_apply_and_triggers() {
+        let case_14 = rule("---\nglobs: apps/**/ui/**/*.clj, **/*.cljs\npromptAnyOf: Widget, HTMX\npromptRequires: UI\n---\n");
+        assert_eq!(patterns(&case_14), vec!["apps/**/ui/**/*.clj", "**/*.cljs"]);
+        assert_eq!(
+            case_14.trigger,
+            Some(PromptTrigger {
+                any_of: vec!["widget".into(), "htmx".into()],
+                requires: vec!["ui".into()]
+            })
+        );
+        assert!(patterns(&rule("# none")).is_empty());
+        assert!(patterns(&rule("---\nglobs:  , \n---\n")).is_empty());
+        for (value, expected) in [
+            ("true", true),
+            ("True", true),
+            ("TRUE", true),
+            ("yes", false),
+            ("1", false),
+            ("\"true\"", false),
+            ("false", false),
+        ] {
+            assert_eq!(
+                rule(&format!("---\nalwaysApply: {value}\n---\n")).always_apply,
+                expected,
+                "{value}"
+            );
+        }
+        assert!(!rule("---\n---\n").always_apply);
+        assert_eq!(rule("---\npromptRequires: ui\n---\n").trigger, None);
+        assert_eq!(
+            rule("---\npromptAnyOf: a, ,\n---\n").trigger,
+            Some(PromptTrigger {
+                any_of: vec!["a".into()],
+                requires: vec![]
+            })
+        );
+    }
+
+    #[test]
+    fn paths_is_another_name_for_globs_and_sequences_work() {
+        let both = rule("---\nglobs: a/**\npaths:\n  - \"src/**/*.{ts,tsx}\"\n---\n");
+        assert_eq!(patterns(&both), vec!["a/**", "src/**/*.{ts,tsx}"]);
+        assert!(!both.globs[0].from_sequence && both.globs[1].from_sequence);
+        assert_eq!(
+            patterns(&rule("---\nglobs: ['./src/*.ts', '\\win\\*.ts']\n---\n")),
+            vec!["src/*.ts", "win/*.ts"]
+        );
+    }
+
+    #[test]
+    fn non_utf8_names_file_and_line() {
+        let err =
+            Rule::from_bytes("bad.mdc", "/p/bad.mdc", b"---\nglobs: a\n---\n\xc3\x28").unwrap_err();
+        assert_eq!(err.place, Some(Place::line("/p/bad.mdc", 4)));
+        assert!(err.message.contains("not valid UTF-8"));
+    }
+}
