@@ -113,7 +113,7 @@ export async function compacted($: EngineInterface): Promise<void> {
 }
 
 /** The edited file, absolute, with the checkouts that place it made known
- * to the engine (reference 5.6). */
+ * to the engine (behaviour §5.6). */
 async function placeEdit($: EngineInterface, snapshot: Snapshot, file: string): Promise<string> {
   const { file: absolute, probes } = snapshot.ws.editProbes(file) as { file: string; probes: string[] }
   const found = await Promise.all(

@@ -5,7 +5,7 @@ import type { HookFailure } from 'claude-code'
 
 export type Kind = 'prompt' | 'edit' | 'shell'
 
-/** The reference's closing line: nothing was recorded, so the same rules
+/** The original's closing line: nothing was recorded, so the same rules
  * come with the next matching event. */
 export const NOTHING_INJECTED = 'No matched rules were injected or marked as injected.'
 

@@ -9,7 +9,7 @@ import { entryFor, logLine } from './failure'
 import { checkWritten } from './gate'
 
 /** Prompts another agent or process composed: keyword rules match what the
- * person asked, so these deliver nothing (reference 5.2.1). */
+ * person asked, so these deliver nothing (behaviour §5.2.1). */
 const NOT_THE_PERSON = new Set(['task-notification', 'peer', 'peer-send-message', 'projects-relay', 'coordinator', 'observer', 'observer-activity', 'plugin'])
 
 const EDIT_TOOLS = /^(Edit|Write|MultiEdit|NotebookEdit)$|^mcp__.*(edit|write|patch)/

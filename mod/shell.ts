@@ -1,4 +1,4 @@
-// What a shell command changed, asked of git (reference 5.4). The engine
+// What a shell command changed, asked of git (behaviour §5.4). The engine
 // reads the answers; here git and `stat` run. `$.fs.stat` has no inode
 // change time, and `mv` keeps a file's modification time, so the times
 // come from `stat` itself: the later of modification and change time.

@@ -155,7 +155,7 @@ async function syncDir(
     s.forgetDir(dir)
     if (isLoop(error) && !s.links.has(dir)) {
       // A directory that is a link loop: the engine reports it as the
-      // reference's walk would fail on it.
+      // original's walk would fail on it.
       s.ws.putLink(dir, dir)
       s.links.set(dir, dir)
     }

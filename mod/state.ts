@@ -68,7 +68,7 @@ export async function sweepOldStates($: EngineInterface, root: string): Promise<
 
 /** Once per module instance: `<state dir>/plugin-root` names where the
  * plugin is, for a project's own review skill to find Rule Fairy's scripts
- * (reference 5.1). Written only when it says something else. */
+ * (behaviour §5.1). Written only when it says something else. */
 export async function recordPluginRoot($: EngineInterface, root: string): Promise<void> {
   if (recorded.has(root)) return
   const path = `${root}/${STATE_DIR}/plugin-root`

@@ -1,4 +1,4 @@
-//! `rule-fairy review bundle` and `clean` (reference 6.5, 6.6; cases 158,
+//! `rule-fairy review bundle` and `clean` (behaviour §6.5, 6.6; cases 158,
 //! 175 and 176): the bundle from a fetched or given patch, the rules
 //! revision over the guidance it read, and bad input.
 

@@ -1,4 +1,4 @@
-//! `rule-fairy review fetch` on real repositories (reference 6.1, cases
+//! `rule-fairy review fetch` on real repositories (behaviour §6.1, cases
 //! 170 to 174): the throwaway index, renames, quoting, the metadata, pull
 //! requests through a fake `gh`, and bad input.
 

@@ -1,4 +1,4 @@
-//! `rule-fairy review-plan` (reference 6.7, 6.8; cases 166 to 169): the
+//! `rule-fairy review-plan` (behaviour §6.7, 6.8; cases 166 to 169): the
 //! paths a plan touches, its bundle and metadata, and bad input.
 
 mod review_support;

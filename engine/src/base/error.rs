@@ -38,7 +38,7 @@ impl fmt::Display for Place {
     }
 }
 
-/// An engine error. `message` is the reference's exact text (tests and
+/// An engine error. `message` is the original's exact text (tests and
 /// users match on it); `place` says where, when the problem is in a file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Error {

@@ -1,7 +1,7 @@
 //! Path strings. The engine never touches the file system, so paths are
 //! plain `/`-separated strings; these helpers do the lexical work on them.
 
-/// Normalises a path or glob for matching (reference 2.1): `\` becomes `/`,
+/// Normalises a path or glob for matching (behaviour §2.1): `\` becomes `/`,
 /// then one leading `./` and then one leading `/` are removed. Nothing else
 /// changes.
 ///

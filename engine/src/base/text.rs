@@ -1,5 +1,5 @@
 //! Text helpers shared across the engine: decoding user files, splitting
-//! lines the way the reference does, and counting characters the way the
+//! lines the way the original does, and counting characters the way the
 //! hosts count them.
 
 use crate::base::error::{Error, Result};

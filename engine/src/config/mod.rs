@@ -1,5 +1,5 @@
 //! `rule-fairy.edn`: reading it and validating each key with the
-//! reference's exact messages (reference 1.1). Each consumer validates its
+//! original's exact messages (behaviour §1.1). Each consumer validates its
 //! own key when it reads it, so a bad `:instructions` never stops a hook.
 
 pub mod formats;
@@ -204,7 +204,7 @@ impl Config {
         lookup(&self.entries, name).is_some()
     }
 
-    /// The rules source for a project root (reference 1.1, `:rules`).
+    /// The rules source for a project root (behaviour §1.1, `:rules`).
     pub fn rules_source(&self, root: &str) -> Result<RulesSource> {
         let mut dirs: Vec<String> = DEFAULT_RULE_DIRS.iter().map(|s| s.to_string()).collect();
         let mut extensions: Vec<String> = DEFAULT_RULE_EXTENSIONS
@@ -306,7 +306,7 @@ impl Config {
         Ok(gate)
     }
 
-    /// The shell-hook switch per harness (reference 1.1, `:shell-hook`).
+    /// The shell-hook switch per harness (behaviour §1.1, `:shell-hook`).
     pub fn shell_hook(&self) -> Result<ShellHook> {
         let mut hook = ShellHook {
             claude: true,
@@ -332,7 +332,7 @@ impl Config {
         Ok(hook)
     }
 
-    /// The instruction file names the review reads, normalised (reference 6.3).
+    /// The instruction file names the review reads, normalised (behaviour §6.3).
     pub fn instruction_files(&self) -> Result<Vec<String>> {
         let Some(value) = self.get("instructions") else {
             return Ok(DEFAULT_INSTRUCTION_FILES
@@ -415,7 +415,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_messages_for_bad_rules() {
+    fn original_messages_for_bad_rules() {
         assert!(rules_error("[:not :a :map]").contains("must contain a map"));
         assert_eq!(rules_error(""), "rule-fairy.edn must contain a map");
         assert_eq!(rules_error("nil"), "rule-fairy.edn must contain a map");

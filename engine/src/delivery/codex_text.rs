@@ -1,8 +1,8 @@
-//! The context texts of the Codex hooks (reference 4.8). Codex gets one
+//! The context texts of the Codex hooks (behaviour §4.8). Codex gets one
 //! unsharded text per event; the JSON around it is the adapter's job.
 //!
-//! Where we differ from the reference: the post-edit text goes out as plain
-//! `additionalContext`. The reference also sets `continue: false`, which
+//! Where we differ from the original: the post-edit text goes out as plain
+//! `additionalContext`. The original also sets `continue: false`, which
 //! Codex 0.169 does not honour as "stop and read the rules": it only hides
 //! the tool's real result from the model.
 
@@ -15,8 +15,8 @@ pub const EDIT_CONTRACT: &str =
     "Apply these rules on the next pass over this edit. If the completed edit conflicts with them, revise it before moving on.";
 
 /// The prompt hook's text: a marker per delivered rule and the reason
-/// lines (reference 2.5), a blank line, then the full rendering
-/// (reference 4.2) of exactly those rules.
+/// lines (behaviour §2.5), a blank line, then the full rendering
+/// (behaviour §4.2) of exactly those rules.
 pub fn prompt_context(delivered: &[PromptMatch], full_rendering: &str) -> String {
     let names: Vec<&str> = delivered.iter().map(|m| m.name.as_str()).collect();
     let mut lines = injected_markers(&names);
@@ -35,7 +35,7 @@ pub enum EditSource {
 
 /// The post-edit hook's text: a marker per delivered rule, the matched
 /// line naming every path that has a matching rule (with no length budget,
-/// as in the reference), a blank line, the contract, a blank line, then
+/// as in the original), a blank line, the contract, a blank line, then
 /// the full rendering.
 pub fn post_edit_context<S: AsRef<str>, P: AsRef<str>>(
     delivered: &[S],

@@ -1,11 +1,11 @@
-//! What fits one Claude Code delivery (reference 4.6): the longest run of
+//! What fits one Claude Code delivery (behaviour §4.6): the longest run of
 //! the candidate rules, in match order, whose documentation stays within
 //! the budget and whose frames stay within the frames one delivery carries.
 //! The rest is deferred to the next matching event.
 //!
-//! Where we differ from the reference: a rule too large to deliver even
-//! alone is reported with the reference's error entry and left out, and the
-//! rules that fit are still delivered. The reference gives up on the whole
+//! Where we differ from the original: a rule too large to deliver even
+//! alone is reported with the original's error entry and left out, and the
+//! rules that fit are still delivered. The original gives up on the whole
 //! event when the first rule alone does not fit, so one oversized rule
 //! blocks every rule matched after it, on every event, until it is fixed.
 
@@ -61,7 +61,7 @@ impl OversizedRule {
 /// Why a set of rules does not fit one delivery.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Oversize {
-    /// Its documentation expands past the budget (reference 3.8).
+    /// Its documentation expands past the budget (behaviour §3.8).
     Documentation { expanded_bytes: usize },
     /// Its frames outnumber what one delivery carries.
     Frames { needed: usize, allowed: usize },
@@ -93,7 +93,7 @@ impl fmt::Display for Oversize {
 /// The search: try every remaining rule; if that does not fit, try the
 /// first alone. A first rule too large alone is oversized: leave it out and
 /// start again with the rest. Otherwise drop rules from the end until the
-/// set fits, as the reference does. One render when everything fits; at
+/// set fits, as the original does. One render when everything fits; at
 /// most `2n - 1` for `n` rules.
 pub fn fit_delivery<S, R, P>(
     rules: &[S],
@@ -240,7 +240,7 @@ mod tests {
 
     /// A stand-in for the import renderer: rule blocks, then one block per
     /// distinct imported section naming every rule importing it, and the
-    /// documentation budget of reference 3.8.
+    /// documentation budget of behaviour §3.8.
     struct Project {
         rules: Vec<FakeRule>,
         renders: Cell<usize>,
@@ -378,8 +378,8 @@ mod tests {
 
     #[test]
     fn an_oversized_first_rule_no_longer_blocks_the_rules_after_it() {
-        // The reference defect: `big.mdc` alone expands past the budget, so
-        // the reference delivers nothing of [big, a, b], on every event.
+        // The original defect: `big.mdc` alone expands past the budget, so
+        // the original delivers nothing of [big, a, b], on every event.
         let project = small_rules(Project::new(), &["a.mdc", "b.mdc"]).rule(
             "big.mdc",
             "# Big".into(),

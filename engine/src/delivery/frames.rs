@@ -1,13 +1,13 @@
-//! Claude Code frames (reference 4.4): one delivery is at most two context
+//! Claude Code frames (behaviour §4.4): one delivery is at most two context
 //! entries ("frames") of at most 100,000 characters each, because past
 //! either limit Claude Code hands the model a preview and a file path
 //! instead of the text. Each frame opens with a shard header naming the
 //! delivery, so a reader of the conversation can tell whether every frame
-//! of a delivery is still there (reference 5.5).
+//! of a delivery is still there (behaviour §5.5).
 //!
-//! Where we differ from the reference: pieces go into frames in rendering
+//! Where we differ from the original: pieces go into frames in rendering
 //! order whenever that fits the limits, so a rule's parts stay together and
-//! in order. The reference packs largest first; we fall back to that only
+//! in order. The original packs largest first; we fall back to that only
 //! when the ordered packings need more frames than a delivery carries.
 
 use std::cmp::Reverse;
@@ -101,8 +101,8 @@ pub fn delivery_id(kind: DeliveryKind, raw_input: &str) -> String {
     id
 }
 
-/// The frames of one delivery: every block split into pieces (reference
-/// 4.3), the pieces packed into frames, frame `i` of `n` opening with
+/// The frames of one delivery: every block split into pieces (behaviour
+/// §4.3), the pieces packed into frames, frame `i` of `n` opening with
 /// `[rule-fairy shard i/n <id>]`, and the first frame carrying `prefix` and
 /// a blank line before its pieces.
 ///
@@ -165,7 +165,7 @@ struct Bins<'a> {
 impl Bins<'_> {
     /// The packing that keeps the most order within `max_frames`: strictly
     /// in order (each frame a run of consecutive pieces); else first fit in
-    /// rendering order; else first fit largest first, as the reference
+    /// rendering order; else first fit largest first, as the original
     /// does. When none stays within `max_frames`, the one with the fewest
     /// frames, so the caller can say how many the set needs.
     fn pack(&self, max_frames: usize) -> Packing {
@@ -400,7 +400,7 @@ mod tests {
 
     #[test]
     fn pieces_stay_in_match_order() {
-        // Largest-first packing (the reference) would put the long `b`
+        // Largest-first packing (the original) would put the long `b`
         // before `a` and split `a`'s parts around it; in order, `a` comes
         // first and its parts follow each other.
         let blocks = [
@@ -435,7 +435,7 @@ mod tests {
         assert_eq!(bins.pack(3), vec![vec![0], vec![1, 2], vec![3]]);
         assert_eq!(bins.pack(2), vec![vec![0, 2], vec![1, 3]]);
 
-        // Here only largest first (the reference's order) reaches two.
+        // Here only largest first (the original's order) reaches two.
         let lengths = [33, 73, 63];
         let bins = Bins {
             lengths: &lengths,

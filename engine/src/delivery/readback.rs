@@ -1,15 +1,15 @@
-//! Reading Claude Code deliveries back from the conversation (reference
-//! 5.5): which rules the model still holds, judged from the frames it can
+//! Reading Claude Code deliveries back from the conversation (behaviour
+//! §5.5): which rules the model still holds, judged from the frames it can
 //! see. A delivery counts only when every one of its frames is there, since
 //! a rule cut in half was not delivered.
 //!
-//! Where we differ from the reference: Claude Code joins all context
+//! Where we differ from the original: Claude Code joins all context
 //! entries of one event with a newline inside a single system reminder, so
 //! the second frame of a delivery does not start its own text. A shard
 //! header therefore counts wherever it fills a whole line of a hook-context
-//! text, not only as the first line; the reference saw only the first frame
+//! text, not only as the first line; the original saw only the first frame
 //! of such a delivery and judged it incomplete. A header quoted inside a
-//! line still never counts. Stricter than the reference: a delivery is
+//! line still never counts. Stricter than the original: a delivery is
 //! whole only when each shard number 1..n is present.
 
 use crate::base::text::lines;
@@ -244,9 +244,9 @@ mod tests {
 
     #[test]
     fn frames_joined_in_one_reminder_are_all_read() {
-        // The reference defect: Claude Code hands both frames of one event
+        // The original defect: Claude Code hands both frames of one event
         // over as one text, joined by a newline. Reading only its first line
-        // as a header, the reference sees shard 1/2 alone and calls the
+        // as a header, the original sees shard 1/2 alone and calls the
         // delivery incomplete, so the rule is delivered again and again.
         let first = "[rule-fairy shard 1/2 d1]\n[rule-fairy injected: a.mdc]\n[rule-fairy matched: glob on src/a.clj]\n\n# a.mdc\n\nbody";
         let second = "[rule-fairy shard 2/2 d1]\n## Required context: `doc/a.md` (a.mdc)\n\ndocs";

@@ -1,5 +1,5 @@
 //! One delivery, from an event to the text a host attaches: which rules the
-//! event selects, in the order of reference 2.6, and their rendering as
+//! event selects, in the order of behaviour §2.6, and their rendering as
 //! Claude Code frames or as Codex's one text. Adapters decide what is due
 //! (dedup) and carry the result; everything in between is here.
 
@@ -77,7 +77,7 @@ pub fn select_prompt_with(project: &Project, prompt: &str, facts: &Facts) -> Sel
 }
 
 /// Edited paths, in the order the tool names them: each path's rules in
-/// name order, each rule once (reference 2.6, edits and Codex edits).
+/// name order, each rule once (behaviour §2.6, edits and Codex edits).
 pub fn select_edit<S: AsRef<str>>(project: &Project, edited: &[S]) -> Selection {
     let edited: Vec<String> = edited
         .iter()
@@ -175,7 +175,7 @@ pub fn read_contents(
 }
 
 /// Paths a shell command changed: sorted, each path's rules in name order,
-/// each rule once (reference 2.6, shell).
+/// each rule once (behaviour §2.6, shell).
 pub fn select_shell<S: AsRef<str>>(project: &Project, changed: &[S]) -> Selection {
     let sorted = shell_order(changed);
     shell_selection(&sorted, project.index.match_paths(&sorted))
@@ -209,7 +209,7 @@ pub fn select_shell_given<S: AsRef<str>>(
 }
 
 /// The order a shell event's changed paths are matched in: normalised,
-/// sorted, each once (reference 2.6, shell).
+/// sorted, each once (behaviour §2.6, shell).
 pub fn shell_order<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
     let mut sorted: Vec<String> = changed
         .iter()
@@ -245,7 +245,7 @@ fn push_distinct(mut list: Vec<String>, item: String) -> Vec<String> {
     list
 }
 
-/// The rules of a project by name; a missing one is the reference's error.
+/// The rules of a project by name; a missing one is the original's error.
 fn rules_named<'p, S: AsRef<str>>(
     project: &'p Project,
     names: &[S],
@@ -294,7 +294,7 @@ pub fn claude_delivery<S: AsRef<str>>(
     )
 }
 
-/// Codex's prompt text for the due prompt matches (reference 4.8).
+/// Codex's prompt text for the due prompt matches (behaviour §4.8).
 pub fn codex_prompt_text(
     fs: &dyn FileSource,
     project: &Project,

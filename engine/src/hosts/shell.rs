@@ -1,4 +1,4 @@
-//! Shell change detection, the part both adapters share (reference 5.4): a
+//! Shell change detection, the part both adapters share (behaviour §5.4): a
 //! shell command can write files no tool input names, so after each command
 //! the adapter asks git which files changed since the session's last check.
 //! The adapters run git and read file times; what the answer means is here.
@@ -112,7 +112,7 @@ pub fn candidate_paths(entries: &[StatusEntry]) -> Vec<String> {
 }
 
 /// Whether a file changed at or after the marker, compared in whole
-/// seconds as the reference does. `changed_ms` is the later of the file's
+/// seconds as the original does. `changed_ms` is the later of the file's
 /// modification and inode change times (links not followed): `mv` keeps the
 /// modification time, so the change time is what shows a rename.
 pub fn changed_since(marker_ms: i64, changed_ms: i64) -> bool {

@@ -1,5 +1,5 @@
 //! Which rules an event selects and why, in the order a delivery would
-//! carry them (reference 2.6). The `explain` command prints this.
+//! carry them (behaviour §2.6). The `explain` command prints this.
 
 use serde::Serialize;
 

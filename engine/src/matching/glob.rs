@@ -1,4 +1,4 @@
-//! Cursor's glob dialect (reference 2.2) on `globset`. A glob without `/`
+//! Cursor's glob dialect (behaviour §2.2) on `globset`. A glob without `/`
 //! matches the file name at any depth; one with `/` is anchored at the
 //! project root; `**` as a whole segment crosses directories and anywhere
 //! else acts as `*`; `{` and `}` are literal unless the glob was written as
@@ -41,7 +41,7 @@ pub fn translate(glob: &str, braces: bool) -> String {
 
 /// One path segment: a run of stars is one `*` (it never crosses `/`),
 /// braces are escaped unless alternation is wanted, and a bracket class
-/// starting with `^` or `!` keeps that character literal, as the reference's
+/// starting with `^` or `!` keeps that character literal, as the original's
 /// regular expression does.
 fn segment(text: &str, braces: bool) -> String {
     let mut out = String::with_capacity(text.len() + 4);
@@ -77,7 +77,7 @@ fn segment(text: &str, braces: bool) -> String {
                         out.push(negation);
                         out.push(']');
                     } else {
-                        // Left unclosed, so it fails to compile as the reference's does.
+                        // Left unclosed, so it fails to compile as the original's does.
                         out.push(negation);
                         out.push_str(&class);
                     }
@@ -121,7 +121,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_cases_27_to_33() {
+    fn original_cases_27_to_33() {
         assert!(
             is("*.clj", "deep/dir/file.clj")
                 && is("*.clj", "file.clj")

@@ -63,7 +63,7 @@ impl Verdict {
     }
 }
 
-/// A rule selected by a prompt, with why (reference 2.4).
+/// A rule selected by a prompt, with why (behaviour §2.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PromptMatch {
     pub name: String,
@@ -117,7 +117,7 @@ pub struct ContentHit {
 }
 
 /// The rules a set of paths selects, and the invalid globs the matching
-/// reached. A reached invalid glob fails the event in the reference; here
+/// reached. A reached invalid glob fails the event in the original; here
 /// it is reported beside the rules that did match, so one broken rule does
 /// not silence the others.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -216,8 +216,8 @@ impl RuleIndex {
             .any(|e| e.conditions.has_file_contains())
     }
 
-    /// Every always-on or keyword-matched rule, in name order (reference
-    /// 2.4), with no facts known.
+    /// Every always-on or keyword-matched rule, in name order (behaviour
+    /// §2.4), with no facts known.
     pub fn match_prompt(&self, prompt: &str) -> Vec<PromptMatch> {
         self.match_prompt_with(prompt, &Facts::default())
     }
@@ -279,7 +279,7 @@ impl RuleIndex {
 
     /// The rules each path selects: paths in the order given, each path's
     /// rules in name order, a rule listed once with every path that reached
-    /// it (reference 2.3, 2.6). Callers sort the paths where the event
+    /// it (behaviour §2.3, 2.6). Callers sort the paths where the event
     /// calls for it (shell changes). `contents`, when given, holds each
     /// path's file content (same order as `paths`) for `fileContains`.
     pub fn match_paths_with<S: AsRef<str>>(
@@ -322,7 +322,7 @@ impl RuleIndex {
             }
             for (index, entry) in self.entries.iter().enumerate() {
                 let mut glob_held = first[index];
-                // The reference tries globs in order and fails on the first
+                // The original tries globs in order and fails on the first
                 // invalid one it reaches before a match.
                 if let Some((invalid_at, error)) = &entry.first_invalid {
                     if glob_held.is_none_or(|p| p > *invalid_at) {
@@ -400,7 +400,7 @@ impl RuleIndex {
         facts: &Facts,
     ) -> bool {
         let mut verdict = Verdict::default();
-        // alwaysApply and keywords belong to prompts (reference 2.3).
+        // alwaysApply and keywords belong to prompts (behaviour §2.3).
         if entry.always_apply {
             verdict.note(false);
         }
@@ -480,7 +480,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_case_38_prompts() {
+    fn original_case_38_prompts() {
         let index = RuleIndex::build(&case_23());
         assert_eq!(
             prompt_names(&index, "fix the DEFTEST"),
@@ -500,7 +500,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_cases_39_to_41_required_terms_and_boundaries() {
+    fn original_cases_39_to_41_required_terms_and_boundaries() {
         let index = RuleIndex::build(&rules(&[
             ("service.mdc", "---\npromptAnyOf: authorization, find-or-create\npromptRequires: service\n---\n# Service"),
             ("base.mdc", "---\nalwaysApply: true\n---\n# Base"),
@@ -540,7 +540,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_case_35_paths() {
+    fn original_case_35_paths() {
         let index = RuleIndex::build(&case_23());
         assert_eq!(
             path_names(&index, &["apps/x/test/x/ui/a_test.clj"]),

@@ -1,4 +1,4 @@
-//! Prompt keyword matching (reference 2.4): every rule's terms in one
+//! Prompt keyword matching (behaviour §2.4): every rule's terms in one
 //! Aho-Corasick automaton, run once over the lower-cased prompt.
 //!
 //! A term of ASCII letters and digits only is a word term and needs a

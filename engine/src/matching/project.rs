@@ -1,6 +1,6 @@
 //! A project: its root, configuration, rules and their index, loaded
 //! through a [`FileSource`]; and where a project is, seen from a working
-//! directory or from an edited file (reference 5.1, 5.6).
+//! directory or from an edited file (behaviour §5.1, 5.6).
 
 use crate::base::error::Result;
 use crate::base::fs::FileSource;
@@ -56,7 +56,7 @@ fn marks_project(fs: &dyn FileSource, dir: &str) -> bool {
 }
 
 /// The project a working directory belongs to, as the Codex adapter finds
-/// it (reference 5.1): the nearest directory from `cwd` up to its checkout
+/// it (behaviour §5.1): the nearest directory from `cwd` up to its checkout
 /// root that holds `rule-fairy.edn` or `.cursor/rules`; else the checkout
 /// root; outside git, `cwd` itself. `cwd` is absolute and normalised.
 pub fn discover_root(fs: &dyn FileSource, cwd: &str) -> String {
@@ -76,7 +76,7 @@ pub fn discover_root(fs: &dyn FileSource, cwd: &str) -> String {
     checkout
 }
 
-/// An edited file's path as the project's globs see it (reference 5.6):
+/// An edited file's path as the project's globs see it (behaviour §5.6):
 /// relative to the checkout that holds the file, less the project's own
 /// position in its checkout. `file` and `project` are absolute, normalised,
 /// and resolved the way the caller's host resolves them.
@@ -116,7 +116,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_relativisation_examples() {
+    fn original_relativisation_examples() {
         let fs = checkouts();
         let rel = |project: &str, file: &str| project_relative_path(&fs, project, file);
         assert_eq!(

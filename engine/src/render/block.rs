@@ -1,10 +1,10 @@
-//! Semantic blocks, the unit rendering works in (reference 4.1): one block
+//! Semantic blocks, the unit rendering works in (behaviour §4.1): one block
 //! per rule, then one per merged documentation range.
 
 use crate::base::error::Error;
 
 /// The documentation budget: rendered documentation blocks joined together
-/// may be at most this many UTF-8 bytes (reference 3.8).
+/// may be at most this many UTF-8 bytes (behaviour §3.8).
 pub const DOCUMENTATION_BUDGET: usize = 65_536;
 
 #[derive(Debug, Clone, PartialEq, Eq)]

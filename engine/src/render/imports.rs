@@ -1,4 +1,4 @@
-//! Documentation imports (reference 3) and the blocks a render yields (4.1,
+//! Documentation imports (behaviour §3) and the blocks a render yields (4.1,
 //! 4.2). A rule body line `@doc/guide.md#section` pulls that section of a
 //! project document into the delivery: the line itself becomes a pointer,
 //! and the section arrives after all rule bodies in a documentation block.
@@ -47,7 +47,7 @@ impl Directive {
     }
 }
 
-/// Reads a directive line (reference 3.1): optional spaces or tabs, `@`, a
+/// Reads a directive line (behaviour §3.1): optional spaces or tabs, `@`, a
 /// path of ASCII letters, digits, `.`, `_`, `/` and `-`, optionally `#` and
 /// a fragment without spaces or tabs, optional spaces or tabs. Returns the
 /// path and the fragment.
@@ -118,7 +118,7 @@ pub fn expand_body(rule: &Rule) -> ExpandedBody {
     expanded
 }
 
-/// URL-form-decodes a fragment as the reference does (Java's
+/// URL-form-decodes a fragment as the original does (Java's
 /// `URLDecoder`): `+` is a space, each run of `%XX` escapes is UTF-8 (bytes
 /// that are not become U+FFFD), anything else stays. A `%` without two hex
 /// digits is an error, described in the `Err`.
@@ -158,7 +158,7 @@ pub fn decode_fragment(fragment: &str) -> Result<String, String> {
     Ok(decoded)
 }
 
-/// Renders rules into blocks (reference 4.1): one rule block per rule, in
+/// Renders rules into blocks (behaviour §4.1): one rule block per rule, in
 /// the order given, then the merged documentation blocks (3.7). `root` is
 /// the project root imports resolve against.
 ///
@@ -189,7 +189,7 @@ pub fn render_blocks(
     for rule in rules {
         let body = expand_body(rule);
         for directive in body.directives {
-            // The reference drops exact repeats before resolving anything.
+            // The original drops exact repeats before resolving anything.
             if !seen.insert((
                 rule.name.as_str(),
                 directive.path.clone(),
@@ -227,7 +227,7 @@ pub fn render_blocks(
     Ok(blocks)
 }
 
-/// The full rendering (reference 4.2): rule blocks joined by a rule line,
+/// The full rendering (behaviour §4.2): rule blocks joined by a rule line,
 /// then, when there is documentation, a `# Required documentation` heading
 /// and the documentation blocks. No trailing newline.
 pub fn render_full(blocks: &[Block]) -> String {
@@ -330,7 +330,7 @@ struct Document {
     slugs: HashMap<String, usize>,
     omitted: Vec<bool>,
     /// Nested, unexpected and unclosed markers, in line order with an
-    /// unclosed one last: the first is the error the reference raises.
+    /// unclosed one last: the first is the error the original raises.
     omission_errors: Vec<Error>,
 }
 
@@ -392,7 +392,7 @@ fn line_ranges(text: &str) -> Vec<Range<usize>> {
     ranges
 }
 
-/// Marks the lines of omission blocks (reference 3.6) and collects every
+/// Marks the lines of omission blocks (behaviour §3.6) and collects every
 /// marker problem. After a problem the scan goes on as if the stray marker
 /// were not there, so `check` can report the others.
 fn omissions(
@@ -478,7 +478,7 @@ impl<'a> Resolver<'a> {
         Ok(real)
     }
 
-    /// The document a directive path names (reference 3.3), loading it on
+    /// The document a directive path names (behaviour §3.3), loading it on
     /// first use; `true` when this call loaded it.
     fn open(&mut self, path: &str, place: &Place) -> Result<(usize, bool), Error> {
         let fail = |message: &str| Error::at(place.clone(), format!("{message}: {path}"));
@@ -564,7 +564,7 @@ fn decode_document(written: &str, file: &str, bytes: &[u8]) -> Result<String, Er
     })
 }
 
-/// Merges selections into documentation blocks (reference 3.7): grouped by
+/// Merges selections into documentation blocks (behaviour §3.7): grouped by
 /// document in order of first import, sorted by (start, end), overlapping or
 /// adjacent ranges joined.
 fn documentation_blocks(documents: &[Document], selections: Vec<Selection>) -> Vec<Block> {

@@ -1,9 +1,9 @@
-//! The labels Rule Fairy writes into an agent's context (reference 4.7).
-//! Their texts are an interface: the frame reader (reference 5.5), the
+//! The labels Rule Fairy writes into an agent's context (behaviour §4.7).
+//! Their texts are an interface: the frame reader (behaviour §5.5), the
 //! adapters' tests and people reading a transcript all match on them, so
 //! every label is built here and nowhere else.
 
-/// The line that closes an error entry: the reference's wording, kept so
+/// The line that closes an error entry: the original's wording, kept so
 /// anyone matching on it keeps working.
 pub const NOTHING_INJECTED: &str = "No matched rules were injected or marked as injected.";
 
@@ -33,7 +33,7 @@ pub fn matched_always_apply<S: AsRef<str>>(rules: &[S]) -> String {
 }
 
 /// `[rule-fairy matched: keyword "<k>", ...]`; keywords are quoted as they
-/// are, without escaping, as the reference does.
+/// are, without escaping, as the original does.
 pub fn matched_keywords<S: AsRef<str>>(keywords: &[S]) -> String {
     let quoted: Vec<String> = keywords
         .iter()
@@ -53,7 +53,7 @@ pub fn matched_glob_by_shell(paths: &str) -> String {
     format!("[rule-fairy matched: glob on {paths}, changed by a shell command]")
 }
 
-/// The second line of an oversized rule's entry. The reference says no
+/// The second line of an oversized rule's entry. The original says no
 /// matched rule was injected, because it gave up on the whole event; here
 /// the rules that fit are delivered, so only this one was left out.
 pub const RULE_NOT_INJECTED: &str = "This rule was not injected or marked as injected; the other matched rules were delivered as usual.";

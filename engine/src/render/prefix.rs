@@ -1,5 +1,5 @@
-//! The marker lines a Claude Code delivery opens with (reference 4.5) and
-//! the reason lines of a prompt delivery (reference 2.5): which rules were
+//! The marker lines a Claude Code delivery opens with (behaviour §4.5) and
+//! the reason lines of a prompt delivery (behaviour §2.5): which rules were
 //! injected and why. The frame reader counts a rule as delivered from its
 //! `injected` marker, so the markers name exactly the delivered rules.
 
@@ -19,7 +19,7 @@ pub const SHELL_CONTRACT: &str = "Apply these rules on the next pass over this c
 /// What selected the candidate rules of one Claude Code delivery.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Trigger {
-    /// A prompt: the prompt matches of the candidates (reference 2.4).
+    /// A prompt: the prompt matches of the candidates (behaviour §2.4).
     Prompt(Vec<PromptMatch>),
     /// An edit of one path, project-relative as matched.
     Edit { path: String },
@@ -75,7 +75,7 @@ pub fn injected_markers<S: AsRef<str>>(rules: &[S]) -> Vec<String> {
         .collect()
 }
 
-/// Why a prompt selected its rules (reference 2.5): the always-on rules,
+/// Why a prompt selected its rules (behaviour §2.5): the always-on rules,
 /// then the distinct matched keywords in order of first appearance; each
 /// line only when it has something to say.
 pub fn reason_lines<'a>(matches: impl IntoIterator<Item = &'a PromptMatch>) -> Vec<String> {

@@ -1,5 +1,5 @@
 //! Splitting one rendered block into parts that each fit a frame
-//! (reference 4.3). Parts break only at Markdown unit boundaries, every part
+//! (behaviour §4.3). Parts break only at Markdown unit boundaries, every part
 //! repeats the block heading, and a fenced block is never cut, so each part
 //! reads on its own when the parts land in different frames.
 
@@ -20,7 +20,7 @@ const HEADING_RESERVE: usize = 32;
 /// Splits `block` into parts of at most `max_chars` UTF-16 code units. One
 /// part reads `<heading>\n\n<content>`; with several, each heading gains
 /// ` (part i/n)`. The content is rebuilt from its units joined by blank
-/// lines, so runs of blank lines collapse to one, as in the reference.
+/// lines, so runs of blank lines collapse to one, as in the original.
 pub fn split_block(block: &Block, max_chars: usize) -> Result<Vec<String>, Error> {
     let fail = |message: &str| match block_place(block) {
         Some(place) => Error::at(place, message),

@@ -1,4 +1,4 @@
-//! The review bundle (reference 6.5): one Markdown document holding what a
+//! The review bundle (behaviour §6.5): one Markdown document holding what a
 //! reviewer must read for a set of changed or planned paths. The instruction
 //! files that apply to them, every always-on rule and every rule whose globs
 //! match one of them, with the documentation those rules import; duplicates

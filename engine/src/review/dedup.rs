@@ -1,4 +1,4 @@
-//! Dedup across a review bundle (reference 6.4). Instruction files are
+//! Dedup across a review bundle (behaviour §6.4). Instruction files are
 //! linked to each other, import each other, or carry chunks pasted from one
 //! into another, and rule text gets copied into them; a reviewer should read
 //! each piece once. The bundle's blocks go in order, and the first copy

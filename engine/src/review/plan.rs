@@ -1,4 +1,4 @@
-//! The paths a plan will touch (reference 6.7), so the plan can be reviewed
+//! The paths a plan will touch (behaviour §6.7), so the plan can be reviewed
 //! against the rules for those paths before any code exists. Paths come
 //! from the plan's file-list sections ("Files", "Files to change", ...)
 //! when it has any, otherwise from every path-like token in its text, kept

@@ -1,4 +1,4 @@
-//! Which files are rules, and their names (reference 1.2): every file below
+//! Which files are rules, and their names (behaviour §1.2): every file below
 //! a configured directory whose name ends with a configured extension, named
 //! by its path relative to that directory.
 
@@ -36,13 +36,13 @@ pub struct RuleSet {
     pub findings: Vec<Finding>,
 }
 
-/// Java string order (UTF-16 code units), which the reference sorts names by.
+/// Java string order (UTF-16 code units), which the original sorts names by.
 pub fn java_order(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
 /// Lists the rule files of a source, sorted by name. The same name in two
-/// directories is an error (reference 1.2).
+/// directories is an error (behaviour §1.2).
 pub fn list_rule_files(fs: &dyn FileSource, source: &RulesSource) -> Result<Listing> {
     let (listing, duplicates) = scan_rule_files(fs, source);
     match duplicates {

@@ -1,4 +1,4 @@
-//! The harness instruction files a review reads (reference 6.3):
+//! The harness instruction files a review reads (behaviour §6.3):
 //! `AGENTS.md`, `CLAUDE.md` and their relatives in the project root and in
 //! every directory above a changed path, with their `@path` imports
 //! followed the way Claude Code follows them, block comments stripped as

@@ -1,5 +1,5 @@
 //! One rule: its name, frontmatter, body, and the triggers read from the
-//! frontmatter (reference 1.3).
+//! frontmatter (behaviour §1.3).
 
 use crate::base::error::{Place, Result};
 use crate::base::paths;
@@ -12,7 +12,7 @@ use crate::syntax::frontmatter::{self, Document, FieldValue, Frontmatter};
 /// A glob as a rule declares it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GlobSpec {
-    /// Normalised for matching (reference 2.1); errors name this form.
+    /// Normalised for matching (behaviour §2.1); errors name this form.
     pub pattern: String,
     /// 1-based line of the field that declared it.
     pub line: usize,
@@ -188,7 +188,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_globs_always_apply_and_triggers() {
+    fn original_globs_always_apply_and_triggers() {
         let case_14 = rule("---\nglobs: apps/**/ui/**/*.clj, **/*.cljs\npromptAnyOf: Widget, HTMX\npromptRequires: UI\n---\n");
         assert_eq!(patterns(&case_14), vec!["apps/**/ui/**/*.clj", "**/*.cljs"]);
         assert_eq!(

@@ -1,6 +1,6 @@
-//! Rule frontmatter (reference 1.3): Cursor's `key: value` line dialect,
-//! exactly as the reference reads it, plus YAML sequences for list fields
-//! (`globs: ["a", "b"]` or a block of `- a` lines), which the reference
+//! Rule frontmatter (behaviour §1.3): Cursor's `key: value` line dialect,
+//! exactly as the original reads it, plus YAML sequences for list fields
+//! (`globs: ["a", "b"]` or a block of `- a` lines), which the original
 //! silently drops.
 
 /// A field's value: the raw text after the colon, or the items of a YAML
@@ -45,7 +45,7 @@ pub struct Document {
     pub body: String,
     /// 1-based line of the body's first line in the file.
     pub body_line: usize,
-    /// The line of an opening `---` that is never closed: the reference
+    /// The line of an opening `---` that is never closed: the original
     /// then reads no frontmatter and renders those lines as body.
     pub unclosed_at: Option<usize>,
     /// The file started with a byte order mark, which was skipped.
@@ -246,7 +246,7 @@ mod tests {
     }
 
     #[test]
-    fn reference_case_14_fields_and_body() {
+    fn original_case_14_fields_and_body() {
         let doc = parse(CASE_14);
         assert_eq!(
             text(&doc, "description"),

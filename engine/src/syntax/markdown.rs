@@ -1,19 +1,19 @@
-//! The shared Markdown model (reference 3.2, 3.4, 3.5, 4.9): fenced blocks,
+//! The shared Markdown model (behaviour §3.2, 3.4, 3.5, 4.9): fenced blocks,
 //! ATX headings and their slugs, heading sections and paragraph units.
 //! Imports, block splitting, dedup and plan extraction all read Markdown
 //! through this module, so they agree on where a fence or a section ends.
 //!
 //! It is a line scanner, not a CommonMark parser: imports name sections by
-//! the reference's slugs, and a full parser disagrees with the reference on
+//! the original's slugs, and a full parser disagrees with the original on
 //! fences (an info string may hold backticks here) and on slugs. Where the
-//! reference leans on Java's regular expressions (what `.` matches, what
+//! original leans on Java's regular expressions (what `.` matches, what
 //! `\s` and `\p{L}` mean, what `trim` removes), this module does the same,
 //! so a fragment that resolves there resolves here.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-/// Splits content into lines at LF or CRLF, as the reference's model does.
+/// Splits content into lines at LF or CRLF, as the original's model does.
 /// Unlike [`crate::base::text::lines`], a final line break leaves an empty last
 /// line, and empty content is one empty line: the model's line numbers and
 /// section ranges count that line.
@@ -30,7 +30,7 @@ pub fn lines(content: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Whitespace as the reference's `trim` and `blank?` see it (Java's
+/// Whitespace as the original's `trim` and `blank?` see it (Java's
 /// `Character.isWhitespace`): no-break spaces are not whitespace, the
 /// information separators U+001C..U+001F are.
 pub fn is_whitespace(c: char) -> bool {
@@ -76,7 +76,7 @@ fn short_indent(line: &str) -> Option<usize> {
     (indent <= 3).then_some(indent)
 }
 
-/// An open code fence (reference 3.2).
+/// An open code fence (behaviour §3.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fence {
     /// `` ` `` or `~`.
@@ -129,7 +129,7 @@ pub fn fenced_lines(lines: &[&str]) -> Vec<bool> {
     fenced
 }
 
-/// An ATX heading line, read on its own (reference 3.4).
+/// An ATX heading line, read on its own (behaviour §3.4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AtxHeading {
     pub level: usize,
@@ -154,7 +154,7 @@ pub fn parse_heading(line: &str) -> Option<AtxHeading> {
         return None;
     }
     let rest = &after_indent[level..];
-    // The reference's pattern matches the text with `.`, which stops at a
+    // The original's pattern matches the text with `.`, which stops at a
     // line terminator: such a line is no heading there.
     if rest.chars().any(is_line_terminator) {
         return None;
@@ -191,7 +191,7 @@ fn without_closing_sequence(text: &str) -> &str {
     kept
 }
 
-/// The GitHub-style slug of a heading's text (reference 3.4): links outside
+/// The GitHub-style slug of a heading's text (behaviour §3.4): links outside
 /// code spans reduced to their text, lower-cased, everything but letters,
 /// numbers, whitespace, `_` and `-` removed, each whitespace character made
 /// a `-`.
@@ -223,7 +223,7 @@ fn is_slug_char(c: char) -> bool {
 /// A Unicode letter (general category L), what `\p{L}` matches. Rust's
 /// `is_alphabetic` also admits the combining vowel signs of Indic and other
 /// scripts and the circled letters (Other_Alphabetic), which `\p{L}` does
-/// not; those are listed below so slugs agree with the reference's.
+/// not; those are listed below so slugs agree with the original's.
 fn is_letter(c: char) -> bool {
     c.is_alphabetic() && !is_marked_alphabetic(c)
 }
@@ -471,7 +471,7 @@ fn backtick_runs(chars: &[char]) -> Vec<BacktickRun> {
     runs
 }
 
-/// Code spans, found the way the reference's pattern `` (`+)(.*?)\1 ``
+/// Code spans, found the way the original's pattern `` (`+)(.*?)\1 ``
 /// finds them, left to right; each is the character range it covers.
 ///
 /// At a run of `r` backticks the pattern tries opening runs of `r`, `r - 1`,
@@ -536,7 +536,7 @@ pub fn without_code_spans(text: &str) -> String {
 /// Appends `chars` with every link reduced to its visible text: an inline
 /// link `[text](destination)`, one level of balanced parentheses allowed in
 /// the destination, or a reference link `[text][label]`. The text runs to
-/// the first `]`, as the reference's `[^\]]*` does.
+/// the first `]`, as the original's `[^\]]*` does.
 fn reduce_links(chars: &[char], out: &mut String) {
     let n = chars.len();
     let mut next_close = vec![n; n + 1];
@@ -603,7 +603,7 @@ fn destination_end(chars: &[char], open: usize) -> Option<usize> {
     None
 }
 
-/// Makes slugs unique in document order (reference 3.4): a slug already
+/// Makes slugs unique in document order (behaviour §3.4): a slug already
 /// taken gets the smallest suffix `-1`, `-2`, ... not yet taken, suffixed
 /// slugs counting as taken.
 #[derive(Debug, Clone, Default)]
@@ -694,7 +694,7 @@ impl Outline {
         self.line_count
     }
 
-    /// The 0-based line range a heading's section spans (reference 3.5):
+    /// The 0-based line range a heading's section spans (behaviour §3.5):
     /// from the heading to the next heading of the same or a higher level
     /// (fewer `#`), or to the end.
     pub fn section(&self, heading: usize) -> Range<usize> {
@@ -707,7 +707,7 @@ impl Outline {
     }
 }
 
-/// A piece of content between headings (reference 4.9).
+/// A piece of content between headings (behaviour §4.9).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Section<'a> {
     /// `None` for the preamble before the first heading.
@@ -748,7 +748,7 @@ pub fn sections(content: &str) -> Vec<Section<'_>> {
     result
 }
 
-/// A paragraph-sized piece of content (reference 4.9).
+/// A paragraph-sized piece of content (behaviour §4.9).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unit {
     /// The unit's lines joined with LF.
@@ -855,7 +855,7 @@ mod tests {
             .into_iter()
             .map(|h| (h.level, h.text, h.line, h.slug))
             .collect();
-        // The reference numbers these lines 2, 10 and 15: 0-based indexes.
+        // The original numbers these lines 2, 10 and 15: 0-based indexes.
         assert_eq!(
             found,
             vec![
@@ -938,7 +938,7 @@ mod tests {
         assert_eq!(slug("a  b\tc"), "a--b-c");
         assert_eq!(slug("Ünïcödé Straße 42 ½"), "ünïcödé-straße-42-½");
         assert_eq!(slug("snake_case-and-kebab"), "snake_case-and-kebab");
-        // A no-break space is not `\s` in the reference's pattern: removed.
+        // A no-break space is not `\s` in the original's pattern: removed.
         assert_eq!(slug("a\u{a0}b"), "ab");
         // Combining vowel signs are not letters there either.
         assert_eq!(slug("हिन्दी"), "हनद");
@@ -1142,7 +1142,7 @@ mod tests {
         }
     }
 
-    /// The reference's code span pattern run the slow way: every opening
+    /// The original's code span pattern run the slow way: every opening
     /// length from the longest down, the nearest closing run.
     fn code_spans_by_backtracking(chars: &[char]) -> Vec<Range<usize>> {
         let mut spans = Vec::new();

@@ -1,4 +1,4 @@
-//! The paths a unified diff changes (reference 6.2): the post-image path of
+//! The paths a unified diff changes (behaviour §6.2): the post-image path of
 //! every `diff --git` section, which is what the review bundle matches the
 //! rules against.
 //!

@@ -1,4 +1,4 @@
-//! An edited path as the project's globs see it (reference 5.6, Codex):
+//! An edited path as the project's globs see it (behaviour §5.6, Codex):
 //! a relative path is resolved against the session's working directory,
 //! then links are followed on both the file and the project root, so a
 //! logical working directory and a physical one agree.

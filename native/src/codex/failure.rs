@@ -1,6 +1,6 @@
 //! What a hook says when it cannot deliver: an entry in the model's context
 //! and a warning for the person, so a broken rule or configuration is seen
-//! instead of rules silently missing. The entry follows the reference's
+//! instead of rules silently missing. The entry follows the original's
 //! error label (`[rule-fairy error: <kind> delivery failed ...]`, 4.7) and
 //! carries no `injected` marker, so it never reads as a delivery.
 

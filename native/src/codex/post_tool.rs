@@ -1,6 +1,6 @@
 //! PostToolUse: rules for the files an edit tool names, or, after a shell
 //! command with the shell hook on, for the files the shell check finds
-//! (reference 5.3, post-edit hook; 5.4). The context is plain
+//! (behaviour §5.3, post-edit hook; 5.4). The context is plain
 //! `additionalContext`: it reaches the model before its next step, and the
 //! tool's real result stays visible.
 

@@ -1,5 +1,5 @@
 //! UserPromptSubmit: the always-on and keyword rules a prompt selects that
-//! are due in this session (reference 5.3, prompt hook). With the shell
+//! are due in this session (behaviour §5.3, prompt hook). With the shell
 //! hook on, the first prompt also starts the session's shell check.
 
 use rule_fairy_engine::delivery::selection::{codex_prompt_text, select_prompt_with, Selection};

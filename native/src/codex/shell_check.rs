@@ -1,4 +1,4 @@
-//! The native half of the shell check (reference 5.4): ask git which files
+//! The native half of the shell check (behaviour §5.4): ask git which files
 //! of the working tree differ from the index or are untracked, and keep
 //! those whose modification or inode change time is at or after the
 //! marker. What the answer means is the engine's (`shell`).

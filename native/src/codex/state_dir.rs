@@ -1,6 +1,6 @@
 //! `<project>/.rule-fairy/codex/`: one JSON file per session, the lock
 //! files, the `plugin-root` record, and the cleanup of old sessions
-//! (reference 5.1). The directory ignores itself with a `.gitignore`, so a
+//! (behaviour §5.1). The directory ignores itself with a `.gitignore`, so a
 //! repository needs no ignore rule for it.
 
 use std::fs;

@@ -1,4 +1,4 @@
-//! The paths an edit tool names in its input (reference 5.3, post-edit):
+//! The paths an edit tool names in its input (behaviour §5.3, post-edit):
 //! `file_path` and `path` (edit tools, MCP edit tools), and every file an
 //! apply_patch text adds, updates, deletes or moves to. Codex hands the
 //! patch over as `tool_input.command`; `patch` and `input` are read too,

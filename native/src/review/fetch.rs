@@ -22,7 +22,7 @@ pub enum Source {
     Base(String),
 }
 
-/// Reads the arguments left to right (reference 6.1). Nothing is created
+/// Reads the arguments left to right (behaviour §6.1). Nothing is created
 /// before they are all valid.
 pub fn parse(args: &[String]) -> Result<Source, String> {
     let mut source: Option<Source> = None;

@@ -1,4 +1,4 @@
-//! `rule-fairy review` and `rule-fairy review-plan` (reference 6): a diff
+//! `rule-fairy review` and `rule-fairy review-plan` (behaviour §6): a diff
 //! or a plan, and the bundle of rules and instruction files that apply to
 //! the paths it touches, written under `.rule-fairy/review/<mode>/` for a
 //! read-only reviewer. The skills start these through their `scripts/run`
@@ -26,7 +26,7 @@ mod working_tree;
 use artifacts::{Mode, ReviewDir};
 
 /// The subcommand and its arguments, read by the review's own parser so
-/// its messages and exit codes are the reference's.
+/// its messages and exit codes are the original's.
 #[derive(Args)]
 pub struct ReviewArgs {
     #[arg(

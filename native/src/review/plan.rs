@@ -1,4 +1,4 @@
-//! `review-plan paths|bundle|clean` (reference 6.8): which files a plan
+//! `review-plan paths|bundle|clean` (behaviour §6.8): which files a plan
 //! will touch, and the bundle of rules for them, before any code exists.
 
 use std::path::{Path, PathBuf};

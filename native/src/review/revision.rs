@@ -1,4 +1,4 @@
-//! The rules revision recorded beside a review (reference 6.6): which rules
+//! The rules revision recorded beside a review (behaviour §6.6): which rules
 //! directories were read, the HEAD they sit on, and whether the guidance
 //! the bundle used is what is committed. A reviewer states a mismatch: a
 //! pull request checked against edited local rules is not checked against

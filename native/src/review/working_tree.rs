@@ -1,4 +1,4 @@
-//! One diff from a commit to the whole working tree (reference 6.1), made
+//! One diff from a commit to the whole working tree (behaviour §6.1), made
 //! through a throwaway index so committed, staged, unstaged and untracked
 //! changes appear once each, and rename detection pairs a file deleted
 //! outside git with its untracked new name. The real index is never

@@ -1,5 +1,5 @@
 //! Which rules the model still holds, read from the conversation Claude
-//! Code will send next (reference 5.2.1, "Frame heads"; 5.5). Hook context
+//! Code will send next (behaviour §5.2.1, "Frame heads"; 5.5). Hook context
 //! reaches the model as a system reminder, `<system-reminder>`, LF,
 //! `<event> hook additional context: `, then the event's entries joined by
 //! LF. Only frames inside such a reminder count: a shard header the model

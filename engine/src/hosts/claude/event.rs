@@ -1,4 +1,4 @@
-//! One Claude Code delivery decision (reference 5.2.2): select the event's
+//! One Claude Code delivery decision (behaviour §5.2.2): select the event's
 //! rules, drop those the model still holds or got less than a minute ago,
 //! fit the rest into frames, and say what to record. The mod gathers the
 //! inputs (rule files, the conversation, git, the clock) and carries the
@@ -30,7 +30,7 @@ pub enum ClaudeEvent {
     Prompt {
         text: String,
     },
-    /// An edit of one path, project-relative (reference 5.6); `file` is
+    /// An edit of one path, project-relative (behaviour §5.6); `file` is
     /// where it is, absolute, for its content.
     Edit {
         path: String,

@@ -1,4 +1,4 @@
-//! The error entries the Claude Code mod attaches (reference 4.7, 5.2.1).
+//! The error entries the Claude Code mod attaches (behaviour §4.7, 5.2.1).
 //! None has a shard header, so none is ever read back as a delivery.
 
 use crate::base::error::{Error, Place};
@@ -6,7 +6,7 @@ use crate::base::finding::{Finding, Severity};
 use crate::base::paths;
 use crate::render::labels::NOTHING_INJECTED;
 
-/// Characters of detail an error entry carries, as the reference keeps of
+/// Characters of detail an error entry carries, as the original keeps of
 /// a failed process's standard error.
 pub const DETAIL_CHARS: usize = 1_000;
 

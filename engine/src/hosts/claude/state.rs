@@ -1,4 +1,4 @@
-//! A Claude Code session's state (reference 5.1, "Session state file"):
+//! A Claude Code session's state (behaviour §5.1, "Session state file"):
 //! when each rule was last delivered, and the shell check. The mod keeps it
 //! as JSON in `<project>/.rule-fairy/claude/<session id>.json`; only the mod
 //! reads it, and JSON is what both sides of the WebAssembly boundary parse.

@@ -241,7 +241,7 @@ impl ClaudeWorkspace {
 
     /// The edited file made absolute against the root (a tool may name it
     /// relatively) and normalised, and the directories whose `.git` entry
-    /// decides its project-relative path (reference 5.6): every ancestor of
+    /// decides its project-relative path (behaviour §5.6): every ancestor of
     /// its directory and of the project root.
     pub fn edit_probes(&self, file: &str) -> (String, Vec<String>) {
         let file = paths::normalize_lexically(&paths::join(&self.root, file));
@@ -276,7 +276,7 @@ impl ClaudeWorkspace {
         }
     }
 
-    /// Decides one event (reference 5.2.2).
+    /// Decides one event (behaviour §5.2.2).
     pub fn decide(&mut self, request: &EventRequest) -> EventResponse {
         let (state, state_error) = match SessionState::parse(&request.state) {
             Ok(state) => (state, None),
@@ -610,7 +610,7 @@ mod tests {
         let a_delivery = a_only.decide(&edit("/p/src/x.ts", 1, ""));
         assert_eq!(a_delivery.delivered, vec!["a.mdc"]);
 
-        // Reference 7.8, 78: frames showing a.mdc; only b.mdc is due.
+        // behaviour §7.8, 78: frames showing a.mdc; only b.mdc is due.
         let mut at_t0 = edit("/p/src/a.ts", t0, "");
         at_t0.context = vec![as_reminder(&a_delivery.entries)];
         let response = ws.decide(&at_t0);
@@ -647,7 +647,7 @@ mod tests {
             ),
             (".cursor/rules/widget.mdc", WIDGET),
         ]);
-        // Reference 7.8, 81.
+        // behaviour §7.8, 81.
         let first = ws.decide(&prompt("hello there", 1_000, ""));
         let text = first.entries.join("\n");
         assert!(text.contains("[rule-fairy injected: base.mdc]"));
@@ -757,7 +757,7 @@ mod tests {
         assert_eq!(ws.shell_plan(""), ShellPlan::Start);
         let started = saved(&ws.decide(&prompt("go", 10_000, "")));
         assert_eq!(ws.shell_plan(&started), ShellPlan::Check);
-        // Reference 7.12, 125: a file written after the prompt.
+        // behaviour §7.12, 125: a file written after the prompt.
         let first = ws.decide(&shell(
             &[("src/a.clj", 11_000), ("old.txt", 5_000)],
             12_000,
@@ -790,7 +790,7 @@ mod tests {
 
     #[test]
     fn a_broken_import_keeps_the_paths_pending_until_it_is_fixed() {
-        // Reference 7.12, 127.
+        // behaviour §7.12, 127.
         let mut ws = workspace(&[(
             ".cursor/rules/lib.mdc",
             "---\nglobs: lib/**\n---\n# Lib\n\n@doc/lib.md",

@@ -1,4 +1,4 @@
-//! A Codex session's state and the reinjection decision (reference 5.1,
+//! A Codex session's state and the reinjection decision (behaviour §5.1,
 //! 5.3). One record per session, shared by every hook, so a rule the edit
 //! hook delivered is not delivered again by the prompt hook, and the
 //! reverse. The adapter keeps it in a JSON file under a lock; what is in it
@@ -14,7 +14,7 @@ use crate::hosts::shell::ShellState;
 
 /// Transcript growth after which a delivered rule is sent again even
 /// without a compaction record: a fallback for context cleanup that leaves
-/// no record (reference 5.3).
+/// no record (behaviour §5.3).
 pub const GROWTH_FALLBACK_BYTES: u64 = 2 * 1024 * 1024;
 
 /// What the transcript says about the conversation at one moment.
@@ -39,7 +39,7 @@ pub struct SessionState {
     /// Compactions announced by `SessionStart` (source `compact`) while the
     /// session had no transcript to count them in. Without this, a session
     /// run with `--ephemeral` would never see a rule again after a
-    /// compaction; the reference never reinjects there.
+    /// compaction; the original never reinjects there.
     pub announced_compactions: u64,
     /// The shell check: when it last ran and the paths not yet delivered.
     pub shell: ShellState,

@@ -1,7 +1,7 @@
 //! Counting compactions in a Codex session's transcript (its rollout file),
 //! incrementally. Codex removes every earlier hook context from the
 //! conversation when it compacts, so a delivered rule is due again after a
-//! compaction; the transcript is where a compaction shows (reference 5.3,
+//! compaction; the transcript is where a compaction shows (behaviour §5.3,
 //! "Transcript metrics").
 //!
 //! The file only grows during a session, so a byte cursor remembers how far
