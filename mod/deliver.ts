@@ -9,7 +9,7 @@ import { loadEngine } from './engine'
 import { gatherFacts, type Wants } from './facts'
 import { serial } from './queue'
 import { gitCheck, type ShellReport } from './shell'
-import { readText, refresh, refreshDocuments, Snapshot, snapshotOf } from './snapshot'
+import { readText, refresh, refreshDocuments, type Snapshot, snapshotOf } from './snapshot'
 import { keepCorrupt, readState, recordPluginRoot, stateFile, sweepOldStates, writeState } from './state'
 
 /** `command` is the slash command a prompt runs (`e.command.name`). */
@@ -40,8 +40,13 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
     const snapshot = await snapshotOf($, root)
     const gathering = performance.now()
     const [, context, saved, now] = await Promise.all([
-      refresh($, snapshot).then(() => (timings.files = performance.now() - gathering)),
-      frameTexts($).then(texts => ((timings.conversation = performance.now() - gathering), texts)),
+      refresh($, snapshot).then(() => {
+        timings.files = performance.now() - gathering
+      }),
+      frameTexts($).then(texts => {
+        timings.conversation = performance.now() - gathering
+        return texts
+      }),
       readState($, file),
       $.clock.now(),
       sweepOldStates($, root),

@@ -21,7 +21,7 @@ export const register: Register = on => {
     const result = await next(e)
     if (e.agentId === undefined && e.trigger !== 'precompute' && result.skip === undefined) await compacted($)
     return result
-  }).catch(($, e, next) => next(e))
+  }).catch((_, e, next) => next(e))
 
   on('prompt.submit', async ($, e, next) => {
     if (NOT_THE_PERSON.has(e.origin.kind)) return next(e)

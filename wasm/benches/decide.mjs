@@ -36,7 +36,10 @@ for (const [path, text] of Object.entries(files)) {
 const load = time(() => workspace.importedDocuments())
 
 let sequence = 0
-const decide = request => workspace.decide({ key: String((sequence += 1)), state: '', context: [], now: 1_800_000_000_000, ...request })
+const decide = request => {
+  sequence += 1
+  return workspace.decide({ key: String(sequence), state: '', context: [], now: 1_800_000_000_000, ...request })
+}
 const prompt = { kind: 'prompt', prompt: 'Please change topic17 and the feature42 handling in the area120 code, keeping the tests green.' }
 const edit = { kind: 'edit', file: `${root}/src/module42/deep/path/widget.ts` }
 const check = decide(prompt)
