@@ -1,29 +1,29 @@
 // The texts of the conversation Claude Code sends next that may hold
 // deliveries. The engine reads them (hook-context reminders, shard
 // headers); here they are only gathered, cheaply: most texts hold no frame.
-import type { EngineInterface } from 'claude-code'
+import type { EngineInterface } from "claude-code";
 
-const MARK = '[rule-fairy shard '
+const MARK = "[rule-fairy shard ";
 
 /** Every string in the messages' blocks that names a shard: text blocks,
  * tool results (a string or nested blocks), in conversation order. */
 export async function frameTexts($: EngineInterface): Promise<string[]> {
-  const messages: unknown = await $.session.messages({ as: 'api' })
-  const found: string[] = []
+  const messages: unknown = await $.session.messages({ as: "api" });
+  const found: string[] = [];
   if (Array.isArray(messages)) {
-    for (const message of messages) collect((message as { content?: unknown }).content, found)
+    for (const message of messages) collect((message as { content?: unknown }).content, found);
   }
-  return found
+  return found;
 }
 
 function collect(value: unknown, found: string[]): void {
-  if (typeof value === 'string') {
-    if (value.includes(MARK)) found.push(value)
+  if (typeof value === "string") {
+    if (value.includes(MARK)) found.push(value);
   } else if (Array.isArray(value)) {
-    for (const item of value) collect(item, found)
-  } else if (typeof value === 'object' && value !== null) {
-    const block = value as { text?: unknown; content?: unknown }
-    collect(block.text, found)
-    collect(block.content, found)
+    for (const item of value) collect(item, found);
+  } else if (typeof value === "object" && value !== null) {
+    const block = value as { text?: unknown; content?: unknown };
+    collect(block.text, found);
+    collect(block.content, found);
   }
 }

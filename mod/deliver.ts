@@ -2,76 +2,91 @@
 // what the engine reads (the project's files, the conversation, the saved
 // state, the facts rules test, the files they read, git, the clock), let
 // it decide, carry out what it says.
-import type { EngineInterface } from 'claude-code'
-import { frameTexts } from './conversation'
-import { stateAfterCompaction } from './engine/rule_fairy_wasm'
-import { loadEngine } from './engine'
-import { gatherFacts, type Wants } from './facts'
-import { serial } from './queue'
-import { gitCheck, type ShellReport } from './shell'
-import { readText, refresh, refreshDocuments, type Snapshot, snapshotOf } from './snapshot'
-import { keepCorrupt, readState, recordPluginRoot, stateFile, sweepOldStates, writeState } from './state'
+import type { EngineInterface } from "claude-code";
+import { frameTexts } from "./conversation";
+import { stateAfterCompaction } from "./engine/rule_fairy_wasm";
+import { loadEngine } from "./engine";
+import { gatherFacts, type Wants } from "./facts";
+import { serial } from "./queue";
+import { gitCheck, type ShellReport } from "./shell";
+import { readText, refresh, refreshDocuments, type Snapshot, snapshotOf } from "./snapshot";
+import {
+  keepCorrupt,
+  readState,
+  recordPluginRoot,
+  stateFile,
+  sweepOldStates,
+  writeState,
+} from "./state";
 
 /** `command` is the slash command a prompt runs (`e.command.name`). */
-export type Event = { kind: 'prompt'; prompt: string; command?: string } | { kind: 'edit'; file: string; id: string } | { kind: 'shell'; id: string }
+export type Event =
+  | { kind: "prompt"; prompt: string; command?: string }
+  | { kind: "edit"; file: string; id: string }
+  | { kind: "shell"; id: string };
 
 type Response = {
-  entries: string[]
-  delivered: string[]
-  deferred: string[]
-  log: string[]
-  state: string | null | undefined
-  stateError: string | null | undefined
-}
+  entries: string[];
+  delivered: string[];
+  deferred: string[];
+  log: string[];
+  state: string | null | undefined;
+  stateError: string | null | undefined;
+};
 
 /** Directory -> whether it holds a `.git` entry (it is a checkout root). */
-const checkouts = new Map<string, Promise<boolean>>()
-let events = 0
+const checkouts = new Map<string, Promise<boolean>>();
+let events = 0;
 
 /** Timings of the last delivery, in milliseconds, for the benchmark. */
-const timings = { load: 0, total: 0, files: 0, conversation: 0, facts: 0, documents: 0, engine: 0 }
+const timings = { load: 0, total: 0, files: 0, conversation: 0, facts: 0, documents: 0, engine: 0 };
 
 export async function deliver($: EngineInterface, event: Event): Promise<string[]> {
-  const started = performance.now()
-  const load = await loadEngine($)
-  const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()])
-  const file = stateFile(root, sessionId)
+  const started = performance.now();
+  const load = await loadEngine($);
+  const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()]);
+  const file = stateFile(root, sessionId);
   const entries = await serial(sessionId, async () => {
-    const snapshot = await snapshotOf($, root)
-    const gathering = performance.now()
+    const snapshot = await snapshotOf($, root);
+    const gathering = performance.now();
     const [, context, saved, now] = await Promise.all([
       refresh($, snapshot).then(() => {
-        timings.files = performance.now() - gathering
+        timings.files = performance.now() - gathering;
       }),
-      frameTexts($).then(texts => {
-        timings.conversation = performance.now() - gathering
-        return texts
+      frameTexts($).then((texts) => {
+        timings.conversation = performance.now() - gathering;
+        return texts;
       }),
       readState($, file),
       $.clock.now(),
       sweepOldStates($, root),
       recordPluginRoot($, root),
-    ])
-    let shell: ShellReport | undefined
-    if (event.kind === 'shell') {
-      const plan = snapshot.ws.shellPlan(saved) as 'off' | 'start' | 'check'
-      if (plan === 'off') return []
-      if (plan === 'check') shell = await gitCheck($, snapshot.realRoot, now)
+    ]);
+    let shell: ShellReport | undefined;
+    if (event.kind === "shell") {
+      const plan = snapshot.ws.shellPlan(saved) as "off" | "start" | "check";
+      if (plan === "off") return [];
+      if (plan === "check") shell = await gitCheck($, snapshot.realRoot, now);
     }
-    let fileArg: string | undefined
-    if (event.kind === 'edit') fileArg = await placeEdit($, snapshot, event.file)
-    const factsStarted = performance.now()
-    const wants = snapshot.ws.wants() as Wants
+    let fileArg: string | undefined;
+    if (event.kind === "edit") fileArg = await placeEdit($, snapshot, event.file);
+    const factsStarted = performance.now();
+    const wants = snapshot.ws.wants() as Wants;
     const [facts] = await Promise.all([
-      gatherFacts($, wants, root, event.kind === 'prompt' ? event.command : undefined),
+      gatherFacts($, wants, root, event.kind === "prompt" ? event.command : undefined),
       refreshDocuments($, snapshot, wants.markers),
-    ])
-    timings.facts = performance.now() - factsStarted
-    events += 1
+    ]);
+    timings.facts = performance.now() - factsStarted;
+    events += 1;
     const request = {
       kind: event.kind,
-      key: JSON.stringify([sessionId, event.kind === 'prompt' ? event.prompt.length : event.id, now, events]),
-      prompt: event.kind === 'prompt' ? event.prompt : undefined,
+      key: JSON.stringify([
+        sessionId,
+        event.kind === "prompt" ? event.prompt.length : event.id,
+        now,
+        events,
+      ]),
+      prompt: event.kind === "prompt" ? event.prompt : undefined,
       file: fileArg,
       shell,
       context,
@@ -80,61 +95,68 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
       now,
       facts,
       contents: [] as (string | null)[],
-    }
+    };
     // The files `fileContains` tests, read once each, in the order the
     // engine reads them back.
-    request.contents = await Promise.all(snapshot.ws.contentsDue(request).map(path => readText($, path)))
-    const documents = performance.now()
-    await refreshDocuments($, snapshot, snapshot.ws.documentsDue(request))
-    timings.documents = performance.now() - documents
-    const deciding = performance.now()
-    const response = snapshot.ws.decide(request) as Response
-    timings.engine = performance.now() - deciding
-    if (typeof response.stateError === 'string') await keepCorrupt($, file, saved)
-    if (typeof response.state === 'string') await writeState($, root, file, response.state)
-    for (const line of response.log) $.ui.log(line, { to: 'transcript' })
-    return response.entries
-  })
-  timings.load = load
-  timings.total = performance.now() - started
+    request.contents = await Promise.all(
+      snapshot.ws.contentsDue(request).map((path) => readText($, path)),
+    );
+    const documents = performance.now();
+    await refreshDocuments($, snapshot, snapshot.ws.documentsDue(request));
+    timings.documents = performance.now() - documents;
+    const deciding = performance.now();
+    const response = snapshot.ws.decide(request) as Response;
+    timings.engine = performance.now() - deciding;
+    if (typeof response.stateError === "string") await keepCorrupt($, file, saved);
+    if (typeof response.state === "string") await writeState($, root, file, response.state);
+    for (const line of response.log) $.ui.log(line, { to: "transcript" });
+    return response.entries;
+  });
+  timings.load = load;
+  timings.total = performance.now() - started;
   // The figures the benchmark reads (tests/claude/bench-session.mjs), in
   // the debug log only.
-  const compiled = load > 0 ? `; engine compiled and instantiated in ${load.toFixed(2)} ms` : ''
-  const parts = `files ${timings.files.toFixed(2)}, conversation ${timings.conversation.toFixed(2)}, facts ${timings.facts.toFixed(2)}, documents ${timings.documents.toFixed(2)}, engine ${timings.engine.toFixed(2)}`
-  $.ui.log(`rule-fairy: ${event.kind} delivery took ${timings.total.toFixed(2)} ms (${parts})${compiled}`, { to: 'debug' })
-  return entries
+  const compiled = load > 0 ? `; engine compiled and instantiated in ${load.toFixed(2)} ms` : "";
+  const parts = `files ${timings.files.toFixed(2)}, conversation ${timings.conversation.toFixed(2)}, facts ${timings.facts.toFixed(2)}, documents ${timings.documents.toFixed(2)}, engine ${timings.engine.toFixed(2)}`;
+  $.ui.log(
+    `rule-fairy: ${event.kind} delivery took ${timings.total.toFixed(2)} ms (${parts})${compiled}`,
+    { to: "debug" },
+  );
+  return entries;
 }
 
 /** After the conversation was compacted: every delivery left it, so the
  * one-minute record must not hold rules back (the engine says how). */
 export async function compacted($: EngineInterface): Promise<void> {
-  await loadEngine($)
-  const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()])
-  const file = stateFile(root, sessionId)
+  await loadEngine($);
+  const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()]);
+  const file = stateFile(root, sessionId);
   await serial(sessionId, async () => {
-    const changed = stateAfterCompaction(await readState($, file), await $.clock.now())
-    if (changed !== undefined) await writeState($, root, file, changed)
-  })
+    const changed = stateAfterCompaction(await readState($, file), await $.clock.now());
+    if (changed !== undefined) await writeState($, root, file, changed);
+  });
 }
 
 /** The edited file, absolute, with the checkouts that place it made known
  * to the engine (behaviour §5.6). */
 async function placeEdit($: EngineInterface, snapshot: Snapshot, file: string): Promise<string> {
-  const { file: absolute, probes } = snapshot.ws.editProbes(file) as { file: string; probes: string[] }
+  const { file: absolute, probes } = snapshot.ws.editProbes(file) as {
+    file: string;
+    probes: string[];
+  };
   const found = await Promise.all(
-    probes.map(dir => {
-      let known = checkouts.get(dir)
+    probes.map((dir) => {
+      let known = checkouts.get(dir);
       if (known === undefined) {
-        known = $.fs.exists(`${dir === '/' ? '' : dir}/.git`)
-        checkouts.set(dir, known)
-        known.catch(() => checkouts.delete(dir))
+        known = $.fs.exists(`${dir === "/" ? "" : dir}/.git`);
+        checkouts.set(dir, known);
+        known.catch(() => checkouts.delete(dir));
       }
-      return known
+      return known;
     }),
-  )
+  );
   probes.forEach((dir, index) => {
-    if (found[index]) snapshot.ws.markCheckout(dir)
-  })
-  return absolute
+    if (found[index]) snapshot.ws.markCheckout(dir);
+  });
+  return absolute;
 }
-

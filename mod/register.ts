@@ -3,67 +3,83 @@
 // changes bring the rules whose globs match, and a written file is held to
 // the repository's ast-grep rules; the WebAssembly engine decides
 // everything (../wasm, built into ./engine), this module only carries.
-import type { Register } from 'claude-code'
-import { compacted, deliver } from './deliver'
-import { entryFor, logLine } from './failure'
-import { checkWritten } from './gate'
+import type { Register } from "claude-code";
+import { compacted, deliver } from "./deliver";
+import { entryFor, logLine } from "./failure";
+import { checkWritten } from "./gate";
 
 /** Prompts another agent or process composed: keyword rules match what the
  * person asked, so these deliver nothing (behaviour §5.2.1). */
-const NOT_THE_PERSON = new Set(['task-notification', 'peer', 'peer-send-message', 'projects-relay', 'coordinator', 'observer', 'observer-activity', 'plugin'])
+const NOT_THE_PERSON = new Set([
+  "task-notification",
+  "peer",
+  "peer-send-message",
+  "projects-relay",
+  "coordinator",
+  "observer",
+  "observer-activity",
+  "plugin",
+]);
 
-const EDIT_TOOLS = /^(Edit|Write|MultiEdit|NotebookEdit)$|^mcp__.*(edit|write|patch)/
+const EDIT_TOOLS = /^(Edit|Write|MultiEdit|NotebookEdit)$|^mcp__.*(edit|write|patch)/;
 
-export const register: Register = on => {
+export const register: Register = (on) => {
   // A compaction takes every delivery out of the conversation; the rules
   // come again with the next event that matches them.
-  on('session.compact', async ($, e, next) => {
-    const result = await next(e)
-    if (e.agentId === undefined && e.trigger !== 'precompute' && result.skip === undefined) await compacted($)
-    return result
-  }).catch((_, e, next) => next(e))
+  on("session.compact", async ($, e, next) => {
+    const result = await next(e);
+    if (e.agentId === undefined && e.trigger !== "precompute" && result.skip === undefined)
+      await compacted($);
+    return result;
+  }).catch((_, e, next) => next(e));
 
-  on('prompt.submit', async ($, e, next) => {
-    if (NOT_THE_PERSON.has(e.origin.kind)) return next(e)
-    const entries = await deliver($, { kind: 'prompt', prompt: e.text, command: e.command?.name })
-    return next(entries.length === 0 ? e : { ...e, context: [...(e.context ?? []), ...entries] })
+  on("prompt.submit", async ($, e, next) => {
+    if (NOT_THE_PERSON.has(e.origin.kind)) return next(e);
+    const entries = await deliver($, { kind: "prompt", prompt: e.text, command: e.command?.name });
+    return next(entries.length === 0 ? e : { ...e, context: [...(e.context ?? []), ...entries] });
   }).catch(async ($, e, next) => {
-    const entry = entryFor('prompt', next.error)
-    $.ui.log(logLine('prompt', next.error), { to: 'transcript' })
+    const entry = entryFor("prompt", next.error);
+    $.ui.log(logLine("prompt", next.error), { to: "transcript" });
     // Once the prompt entered, context can no longer attach: only the log.
-    if (next.called) return next(e)
-    return next({ ...e, context: [...(e.context ?? []), entry] })
-  })
+    if (next.called) return next(e);
+    return next({ ...e, context: [...(e.context ?? []), entry] });
+  });
 
-  on('tool.call', { tool: EDIT_TOOLS }, async ($, e, next) => {
-    const result = await next(e)
-    if (e.agentId !== undefined || result.deny !== undefined) return result
-    const input = e as unknown as Record<string, unknown>
-    const file = [input.file_path, input.notebook_path, input.path].find(value => typeof value === 'string')
-    if (typeof file !== 'string') return result
-    const entries = await deliver($, { kind: 'edit', file, id: e.tool_use_id ?? '' })
+  on("tool.call", { tool: EDIT_TOOLS }, async ($, e, next) => {
+    const result = await next(e);
+    if (e.agentId !== undefined || result.deny !== undefined) return result;
+    const input = e as unknown as Record<string, unknown>;
+    const file = [input.file_path, input.notebook_path, input.path].find(
+      (value) => typeof value === "string",
+    );
+    if (typeof file !== "string") return result;
+    const entries = await deliver($, { kind: "edit", file, id: e.tool_use_id ?? "" });
     // A call that errored wrote nothing: the file's old findings are not
     // this write's. Its rules still come, as for any edit.
-    if (result.isError !== true) entries.push(...(await checkWritten($, file)))
-    return entries.length === 0 ? result : { ...result, context: [...(result.context ?? []), ...entries] }
+    if (result.isError !== true) entries.push(...(await checkWritten($, file)));
+    return entries.length === 0
+      ? result
+      : { ...result, context: [...(result.context ?? []), ...entries] };
   }).catch(async ($, e, next) => {
-    const result = await next(e)
-    if (e.agentId !== undefined || result.deny !== undefined) return result
-    const entry = entryFor('edit', next.error)
-    $.ui.log(logLine('edit', next.error), { to: 'transcript' })
-    return { ...result, context: [...(result.context ?? []), entry] }
-  })
+    const result = await next(e);
+    if (e.agentId !== undefined || result.deny !== undefined) return result;
+    const entry = entryFor("edit", next.error);
+    $.ui.log(logLine("edit", next.error), { to: "transcript" });
+    return { ...result, context: [...(result.context ?? []), entry] };
+  });
 
-  on('tool.call', { tool: 'Bash' }, async ($, e, next) => {
-    const result = await next(e)
-    if (e.agentId !== undefined || result.deny !== undefined) return result
-    const entries = await deliver($, { kind: 'shell', id: e.tool_use_id ?? '' })
-    return entries.length === 0 ? result : { ...result, context: [...(result.context ?? []), ...entries] }
+  on("tool.call", { tool: "Bash" }, async ($, e, next) => {
+    const result = await next(e);
+    if (e.agentId !== undefined || result.deny !== undefined) return result;
+    const entries = await deliver($, { kind: "shell", id: e.tool_use_id ?? "" });
+    return entries.length === 0
+      ? result
+      : { ...result, context: [...(result.context ?? []), ...entries] };
   }).catch(async ($, e, next) => {
-    const result = await next(e)
-    if (e.agentId !== undefined || result.deny !== undefined) return result
-    const entry = entryFor('shell', next.error)
-    $.ui.log(logLine('shell', next.error), { to: 'transcript' })
-    return { ...result, context: [...(result.context ?? []), entry] }
-  })
-}
+    const result = await next(e);
+    if (e.agentId !== undefined || result.deny !== undefined) return result;
+    const entry = entryFor("shell", next.error);
+    $.ui.log(logLine("shell", next.error), { to: "transcript" });
+    return { ...result, context: [...(result.context ?? []), entry] };
+  });
+};

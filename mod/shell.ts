@@ -2,84 +2,102 @@
 // reads the answers; here git and `stat` run. `$.fs.stat` has no inode
 // change time, and `mv` keeps a file's modification time, so the times
 // come from `stat` itself: the later of modification and change time.
-import type { EngineInterface } from 'claude-code'
-import { shellCandidates } from './engine/rule_fairy_wasm'
+import type { EngineInterface } from "claude-code";
+import { shellCandidates } from "./engine/rule_fairy_wasm";
 
-export type ShellReport = { started: number; toplevel: string; changed: [string, number][] }
+export type ShellReport = { started: number; toplevel: string; changed: [string, number][] };
 
 /** Generous for git on a large checkout, and still far from a hung hook. */
-const TIMEOUT_MS = 20_000
+const TIMEOUT_MS = 20_000;
 /** Paths per `stat` call, well inside any argument-length limit. */
-const STAT_BATCH = 500
+const STAT_BATCH = 500;
 
-const toplevels = new Map<string, string>()
+const toplevels = new Map<string, string>();
 
-export async function gitCheck($: EngineInterface, root: string, started: number): Promise<ShellReport> {
-  const toplevel = await checkoutTop($, root)
-  if (toplevel === '') return { started, toplevel, changed: [] }
-  const status = await run($, ['git', 'status', '--porcelain=v1', '-z', '--untracked-files=all'], root)
-  const candidates = shellCandidates(new TextEncoder().encode(status))
-  const top = toplevel.replace(/\n$/, '')
-  const changed: [string, number][] = []
+export async function gitCheck(
+  $: EngineInterface,
+  root: string,
+  started: number,
+): Promise<ShellReport> {
+  const toplevel = await checkoutTop($, root);
+  if (toplevel === "") return { started, toplevel, changed: [] };
+  const status = await run(
+    $,
+    ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"],
+    root,
+  );
+  const candidates = shellCandidates(new TextEncoder().encode(status));
+  const top = toplevel.replace(/\n$/, "");
+  const changed: [string, number][] = [];
   for (let at = 0; at < candidates.length; at += STAT_BATCH) {
-    changed.push(...(await changeTimes($, top, candidates.slice(at, at + STAT_BATCH))))
+    changed.push(...(await changeTimes($, top, candidates.slice(at, at + STAT_BATCH))));
   }
-  return { started, toplevel, changed }
+  return { started, toplevel, changed };
 }
 
 /** `git rev-parse --show-toplevel` as printed; empty outside git (exit
  * 128). A checkout found is remembered: it does not move in a session. */
 async function checkoutTop($: EngineInterface, root: string): Promise<string> {
-  const known = toplevels.get(root)
-  if (known !== undefined) return known
-  const result = await $.process.run(['git', 'rev-parse', '--show-toplevel'], { cwd: root, timeoutMs: TIMEOUT_MS })
-  if (result.exitCode !== 0 && result.exitCode !== 128) throw failed('git rev-parse --show-toplevel', result)
-  const top = result.exitCode === 0 ? result.stdout : ''
-  if (top !== '') toplevels.set(root, top)
-  return top
+  const known = toplevels.get(root);
+  if (known !== undefined) return known;
+  const result = await $.process.run(["git", "rev-parse", "--show-toplevel"], {
+    cwd: root,
+    timeoutMs: TIMEOUT_MS,
+  });
+  if (result.exitCode !== 0 && result.exitCode !== 128)
+    throw failed("git rev-parse --show-toplevel", result);
+  const top = result.exitCode === 0 ? result.stdout : "";
+  if (top !== "") toplevels.set(root, top);
+  return top;
 }
 
 async function run($: EngineInterface, argv: string[], cwd: string): Promise<string> {
-  const result = await $.process.run(argv, { cwd, timeoutMs: TIMEOUT_MS })
-  if (result.exitCode !== 0) throw failed(argv.join(' '), result)
-  if (result.isStdoutTruncated) throw new Error(`${argv.join(' ')} printed more than 4 MiB`)
-  return result.stdout
+  const result = await $.process.run(argv, { cwd, timeoutMs: TIMEOUT_MS });
+  if (result.exitCode !== 0) throw failed(argv.join(" "), result);
+  if (result.isStdoutTruncated) throw new Error(`${argv.join(" ")} printed more than 4 MiB`);
+  return result.stdout;
 }
 
-type RunResult = { exitCode: number; stderr: string }
+type RunResult = { exitCode: number; stderr: string };
 
 function failed(command: string, result: RunResult): Error {
-  return new Error(`${command} failed (exit ${result.exitCode}): ${result.stderr.trim()}`)
+  return new Error(`${command} failed (exit ${result.exitCode}): ${result.stderr.trim()}`);
 }
 
-let gnuStat: Promise<boolean> | undefined
+let gnuStat: Promise<boolean> | undefined;
 
 /** Each file's later of modification and change time in milliseconds,
  * links not followed. GNU `stat` where it is (Linux), BSD `stat`
  * elsewhere (macOS). A file gone since git listed it is left out. */
-async function changeTimes($: EngineInterface, top: string, paths: string[]): Promise<[string, number][]> {
-  if (paths.length === 0) return []
+async function changeTimes(
+  $: EngineInterface,
+  top: string,
+  paths: string[],
+): Promise<[string, number][]> {
+  if (paths.length === 0) return [];
   gnuStat ??= $.process
-    .run(['stat', '--version'], { timeoutMs: TIMEOUT_MS })
-    .then(result => result.exitCode === 0)
-  const gnu = await gnuStat
-  const argv = gnu ? ['stat', '--printf', '%Y %Z %n\\0', '--', ...paths] : ['stat', '-f', '%m %c %N', '--', ...paths]
-  const result = await $.process.run(argv, { cwd: top, timeoutMs: TIMEOUT_MS })
+    .run(["stat", "--version"], { timeoutMs: TIMEOUT_MS })
+    .then((result) => result.exitCode === 0);
+  const gnu = await gnuStat;
+  const argv = gnu
+    ? ["stat", "--printf", "%Y %Z %n\\0", "--", ...paths]
+    : ["stat", "-f", "%m %c %N", "--", ...paths];
+  const result = await $.process.run(argv, { cwd: top, timeoutMs: TIMEOUT_MS });
   // Exit 1 with output: some file went away meanwhile; the rest count.
-  if (result.exitCode !== 0 && result.stdout === '' && !/No such file/.test(result.stderr)) {
-    throw failed('stat', result)
+  if (result.exitCode !== 0 && result.stdout === "" && !/No such file/.test(result.stderr)) {
+    throw failed("stat", result);
   }
-  return parseTimes(result.stdout, gnu ? '\0' : '\n')
+  return parseTimes(result.stdout, gnu ? "\0" : "\n");
 }
 
 /** `<mtime s> <ctime s> <name>` records. */
 export function parseTimes(output: string, separator: string): [string, number][] {
-  const times: [string, number][] = []
+  const times: [string, number][] = [];
   for (const record of output.split(separator)) {
-    const match = /^(\d+) (\d+) ([\s\S]+)$/.exec(record)
-    if (match === null) continue
-    const [, modified, changed, name] = match as unknown as [string, string, string, string]
-    times.push([name, Math.max(Number(modified), Number(changed)) * 1000])
+    const match = /^(\d+) (\d+) ([\s\S]+)$/.exec(record);
+    if (match === null) continue;
+    const [, modified, changed, name] = match as unknown as [string, string, string, string];
+    times.push([name, Math.max(Number(modified), Number(changed)) * 1000]);
   }
-  return times
+  return times;
 }

@@ -1,82 +1,111 @@
 // The session state file, `<project>/.rule-fairy/claude/<session id>.json`,
 // read once per session and kept in module memory after: the module is its
 // only writer, and every write goes through the session's queue.
-import type { EngineInterface } from 'claude-code'
+import type { EngineInterface } from "claude-code";
 
-export const STATE_DIR = '.rule-fairy/claude'
+export const STATE_DIR = ".rule-fairy/claude";
 
 /** A session id that can name a file: Claude Code's are UUIDs. */
-const SAFE_ID = /^[A-Za-z0-9._-]{1,200}$/
+const SAFE_ID = /^[A-Za-z0-9._-]{1,200}$/;
 
-const texts = new Map<string, string>()
-const ignored = new Set<string>()
-const swept = new Set<string>()
-const recorded = new Set<string>()
+const texts = new Map<string, string>();
+const ignored = new Set<string>();
+const swept = new Set<string>();
+const recorded = new Set<string>();
 
-export type StateFile = { path: string; shown: string }
+export type StateFile = { path: string; shown: string };
 
 export function stateFile(root: string, sessionId: string): StateFile {
-  if (!SAFE_ID.test(sessionId) || sessionId === '.' || sessionId === '..') {
-    throw new Error(`session id ${JSON.stringify(sessionId)} cannot name a state file`)
+  if (!SAFE_ID.test(sessionId) || sessionId === "." || sessionId === "..") {
+    throw new Error(`session id ${JSON.stringify(sessionId)} cannot name a state file`);
   }
-  const shown = `${STATE_DIR}/${sessionId}.json`
-  return { path: `${root}/${shown}`, shown }
+  const shown = `${STATE_DIR}/${sessionId}.json`;
+  return { path: `${root}/${shown}`, shown };
 }
 
 /** The saved text; empty for a new session. */
 export async function readState($: EngineInterface, file: StateFile): Promise<string> {
-  const cached = texts.get(file.path)
-  if (cached !== undefined) return cached
-  const text = (await $.fs.exists(file.path)) ? await $.fs.read(file.path) : ''
-  texts.set(file.path, text)
-  return text
+  const cached = texts.get(file.path);
+  if (cached !== undefined) return cached;
+  const text = (await $.fs.exists(file.path)) ? await $.fs.read(file.path) : "";
+  texts.set(file.path, text);
+  return text;
 }
 
-export async function writeState($: EngineInterface, root: string, file: StateFile, text: string): Promise<void> {
-  await ignoreStateDir($, root)
-  await $.fs.write(file.path, text)
-  texts.set(file.path, text)
+export async function writeState(
+  $: EngineInterface,
+  root: string,
+  file: StateFile,
+  text: string,
+): Promise<void> {
+  await ignoreStateDir($, root);
+  await $.fs.write(file.path, text);
+  texts.set(file.path, text);
 }
 
 /** Keeps a state file that did not parse beside it, before it is replaced. */
-export async function keepCorrupt($: EngineInterface, file: StateFile, text: string): Promise<void> {
-  await $.fs.write(`${file.path}.corrupt`, text)
+export async function keepCorrupt(
+  $: EngineInterface,
+  file: StateFile,
+  text: string,
+): Promise<void> {
+  await $.fs.write(`${file.path}.corrupt`, text);
 }
 
 /** The state directory ignores itself, so a repository needs no rule. */
 async function ignoreStateDir($: EngineInterface, root: string): Promise<void> {
-  if (ignored.has(root)) return
-  const gitignore = `${root}/${STATE_DIR}/.gitignore`
-  if (!(await $.fs.exists(gitignore))) await $.fs.write(gitignore, '*\n')
-  ignored.add(root)
+  if (ignored.has(root)) return;
+  const gitignore = `${root}/${STATE_DIR}/.gitignore`;
+  if (!(await $.fs.exists(gitignore))) await $.fs.write(gitignore, "*\n");
+  ignored.add(root);
 }
 
 /** Once per module instance: state files untouched for four hours are
  * deleted (`$.fs` cannot delete; `find` does, without following links).
  * A failure only means old files stay. */
 export async function sweepOldStates($: EngineInterface, root: string): Promise<void> {
-  if (swept.has(root)) return
-  swept.add(root)
-  const dir = `${root}/${STATE_DIR}`
-  if (!(await $.fs.exists(dir))) return
+  if (swept.has(root)) return;
+  swept.add(root);
+  const dir = `${root}/${STATE_DIR}`;
+  if (!(await $.fs.exists(dir))) return;
   await $.process
-    .run(['find', dir, '-maxdepth', '1', '-type', 'f', '(', '-name', '*.json', '-o', '-name', '*.json.corrupt', ')', '-mmin', '+240', '-delete'], {
-      timeoutMs: 10_000,
-    })
-    .catch(() => undefined)
+    .run(
+      [
+        "find",
+        dir,
+        "-maxdepth",
+        "1",
+        "-type",
+        "f",
+        "(",
+        "-name",
+        "*.json",
+        "-o",
+        "-name",
+        "*.json.corrupt",
+        ")",
+        "-mmin",
+        "+240",
+        "-delete",
+      ],
+      {
+        timeoutMs: 10_000,
+      },
+    )
+    .catch(() => undefined);
 }
 
 /** Once per module instance: `<state dir>/plugin-root` names where the
  * plugin is, for a project's own review skill to find Rule Fairy's scripts
  * (behaviour §5.1). Written only when it says something else. */
 export async function recordPluginRoot($: EngineInterface, root: string): Promise<void> {
-  if (recorded.has(root)) return
-  const path = `${root}/${STATE_DIR}/plugin-root`
-  const wanted = `${$.plugin.root}\n`
-  const current = (await $.fs.exists(path)) ? await $.fs.read(path) : undefined
+  if (recorded.has(root)) return;
+  const path = `${root}/${STATE_DIR}/plugin-root`;
+  const wanted = `${$.plugin.root}\n`;
+  const current = (await $.fs.exists(path)) ? await $.fs.read(path) : undefined;
   if (current !== wanted) {
-    await ignoreStateDir($, root)
-    await $.fs.write(path, wanted)
+    await ignoreStateDir($, root);
+    await $.fs.write(path, wanted);
   }
-  recorded.add(root)
+  recorded.add(root);
 }

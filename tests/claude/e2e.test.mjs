@@ -9,198 +9,301 @@
 // that broke the rule. Then the same plugin installed from the marketplace
 // of a checkout, as a person installs it. The gate check runs the binary
 // RULE_FAIRY_BIN names (tests/claude/run sets it to the workspace build).
-import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { after, before, test } from 'node:test'
-import { startMock } from './mock-messages.mjs'
-import { CLAUDE, claude, REPO } from './session.mjs'
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, test } from "node:test";
+import { startMock } from "./mock-messages.mjs";
+import { CLAUDE, claude, REPO } from "./session.mjs";
 
-const GATE_NOTE = 'Incident 7 - eval ran a request body.'
+const GATE_NOTE = "Incident 7 - eval ran a request body.";
 
 const RULES = {
-  '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\n# Always\n\nAnswer in plain words.',
-  '.cursor/rules/widget.mdc': '---\npromptAnyOf: widget\n---\n# Widgets\n\nA widget is a small component.',
-  '.cursor/rules/typescript.mdc': '---\nglobs: src/**/*.ts\n---\n# TypeScript\n\nStrict types.\n\n@docs/guide.md#types',
-  '.cursor/rules/notes.mdc': '---\nglobs: notes/**\n---\n# Notes\n\nNotes are dated.',
+  ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\n# Always\n\nAnswer in plain words.",
+  ".cursor/rules/widget.mdc":
+    "---\npromptAnyOf: widget\n---\n# Widgets\n\nA widget is a small component.",
+  ".cursor/rules/typescript.mdc":
+    "---\nglobs: src/**/*.ts\n---\n# TypeScript\n\nStrict types.\n\n@docs/guide.md#types",
+  ".cursor/rules/notes.mdc": "---\nglobs: notes/**\n---\n# Notes\n\nNotes are dated.",
   // Ephemeral: it depends on the model `$.session.model()` names.
-  '.cursor/rules/model.mdc': '---\nmodel: [claude-opus-5-5]\n---\n# Model\n\nThis model answers in short sentences.',
-  'docs/guide.md': '# Guide\n\n## Types\n\nNo any, ever.\n\n## Other\n\nNot imported.\n',
-  'src/app.ts': 'export const answer = 1\n',
+  ".cursor/rules/model.mdc":
+    "---\nmodel: [claude-opus-5-5]\n---\n# Model\n\nThis model answers in short sentences.",
+  "docs/guide.md": "# Guide\n\n## Types\n\nNo any, ever.\n\n## Other\n\nNot imported.\n",
+  "src/app.ts": "export const answer = 1\n",
   // A gate rule in ast-grep's format, checked on every file Claude writes.
-  '.kairoku/rules/no-eval.yml': `id: no-eval\nlanguage: TypeScript\nseverity: error\nmessage: Do not call eval.\nnote: ${GATE_NOTE}\nrule:\n  pattern: eval($X)\n`,
-}
+  ".kairoku/rules/no-eval.yml": `id: no-eval\nlanguage: TypeScript\nseverity: error\nmessage: Do not call eval.\nnote: ${GATE_NOTE}\nrule:\n  pattern: eval($X)\n`,
+};
 
-let home
-let project
-let mock
-let sessionId
-const debugFile = () => join(home, 'debug.log')
+let home;
+let project;
+let mock;
+let sessionId;
+const debugFile = () => join(home, "debug.log");
 
 function write(root, files) {
   for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(root, path, '..'), { recursive: true })
-    writeFileSync(join(root, path), text)
+    mkdirSync(join(root, path, ".."), { recursive: true });
+    writeFileSync(join(root, path), text);
   }
 }
 
 before(async () => {
-  home = mkdtempSync(join(tmpdir(), 'rule-fairy-e2e-'))
-  project = join(home, 'project')
-  write(project, RULES)
-  const git = args => execFileSync('git', args, { cwd: project, stdio: 'ignore' })
-  git(['init', '-q'])
-  git(['add', '-A'])
-  git(['-c', 'user.name=Test', '-c', 'user.email=test@example.invalid', 'commit', '-qm', 'start'])
-  mkdirSync(join(home, 'config'))
-  const app = join(project, 'src/app.ts')
+  home = mkdtempSync(join(tmpdir(), "rule-fairy-e2e-"));
+  project = join(home, "project");
+  write(project, RULES);
+  const git = (args) => execFileSync("git", args, { cwd: project, stdio: "ignore" });
+  git(["init", "-q"]);
+  git(["add", "-A"]);
+  git(["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "start"]);
+  mkdirSync(join(home, "config"));
+  const app = join(project, "src/app.ts");
   mock = await startMock([
     {
-      prompt: 'add a widget',
+      prompt: "add a widget",
       turns: [
-        { tool: 'Read', input: { file_path: app } },
-        { tool: 'Edit', input: { file_path: app, old_string: 'answer = 1', new_string: 'answer = 2' } },
-        { tool: 'Bash', input: { command: 'mkdir -p notes && printf "today\\n" > notes/today.md', description: 'Write a note' } },
-        { text: 'Added.' },
+        { tool: "Read", input: { file_path: app } },
+        {
+          tool: "Edit",
+          input: { file_path: app, old_string: "answer = 1", new_string: "answer = 2" },
+        },
+        {
+          tool: "Bash",
+          input: {
+            command: 'mkdir -p notes && printf "today\\n" > notes/today.md',
+            description: "Write a note",
+          },
+        },
+        { text: "Added." },
       ],
     },
     {
-      prompt: 'run the request body',
+      prompt: "run the request body",
       turns: [
-        { tool: 'Read', input: { file_path: app } },
-        { tool: 'Edit', input: { file_path: app, old_string: 'answer = 2', new_string: 'answer = eval("2")' } },
-        { text: 'Done.' },
+        { tool: "Read", input: { file_path: app } },
+        {
+          tool: "Edit",
+          input: { file_path: app, old_string: "answer = 2", new_string: 'answer = eval("2")' },
+        },
+        { text: "Done." },
       ],
     },
-    { prompt: 'one more widget', turns: [{ text: 'Sure.' }] },
-  ])
-})
+    { prompt: "one more widget", turns: [{ text: "Sure." }] },
+  ]);
+});
 
 after(async () => {
-  await mock?.close()
-  if (process.env.RULE_FAIRY_KEEP_E2E === undefined) rmSync(home, { recursive: true, force: true })
-  else console.log(`kept ${home}`)
-})
+  await mock?.close();
+  if (process.env.RULE_FAIRY_KEEP_E2E === undefined) rmSync(home, { recursive: true, force: true });
+  else console.log(`kept ${home}`);
+});
 
-const run = args =>
-  claude({ args, cwd: project, config: join(home, 'config'), mockUrl: mock.url, debugFile: debugFile() })
+const run = (args) =>
+  claude({
+    args,
+    cwd: project,
+    config: join(home, "config"),
+    mockUrl: mock.url,
+    debugFile: debugFile(),
+  });
 
 /** Hook context in the messages of a request: the texts after
  * "hook additional context: ", whichever wire form the model gets. */
 function hookContext(request) {
-  const texts = []
-  const visit = value => {
-    if (typeof value === 'string') {
-      for (const part of value.split('hook additional context: ').slice(1)) texts.push(part)
-    } else if (Array.isArray(value)) value.forEach(visit)
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit)
-  }
-  visit(request.messages)
-  return texts.join('\n')
+  const texts = [];
+  const visit = (value) => {
+    if (typeof value === "string") {
+      for (const part of value.split("hook additional context: ").slice(1)) texts.push(part);
+    } else if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(visit);
+  };
+  visit(request.messages);
+  return texts.join("\n");
 }
 
-const count = (text, rule) => text.split(`[rule-fairy injected: ${rule}]`).length - 1
+const count = (text, rule) => text.split(`[rule-fairy injected: ${rule}]`).length - 1;
 
-test('a prompt, an edit and a shell change each bring their rules once', async () => {
-  const result = await run(['add a widget to the app', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash'])
-  assert.equal(result.code, 0, result.stderr)
-  sessionId = result.events.find(event => event.session_id !== undefined)?.session_id
-  assert.ok(sessionId, 'the session has an id')
-  assert.equal(readFileSync(join(project, 'src/app.ts'), 'utf8'), 'export const answer = 2\n', 'the Edit ran')
-  assert.equal(readFileSync(join(project, 'notes/today.md'), 'utf8'), 'today\n', 'the Bash command ran')
+test("a prompt, an edit and a shell change each bring their rules once", async () => {
+  const result = await run([
+    "add a widget to the app",
+    "--permission-mode",
+    "acceptEdits",
+    "--allowedTools",
+    "Bash",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  sessionId = result.events.find((event) => event.session_id !== undefined)?.session_id;
+  assert.ok(sessionId, "the session has an id");
+  assert.equal(
+    readFileSync(join(project, "src/app.ts"), "utf8"),
+    "export const answer = 2\n",
+    "the Edit ran",
+  );
+  assert.equal(
+    readFileSync(join(project, "notes/today.md"), "utf8"),
+    "today\n",
+    "the Bash command ran",
+  );
 
-  assert.equal(mock.requests.length, 4, 'one request per assistant turn')
-  assert.equal(mock.requests[0].model, 'claude-opus-5-5', 'the model model.mdc names')
-  const [afterPrompt, afterRead, afterEdit, afterBash] = mock.requests.map(hookContext)
-  assert.equal(count(afterPrompt, 'always.mdc'), 1)
-  assert.equal(count(afterPrompt, 'model.mdc'), 1, 'the rule on the session model came with the prompt')
-  assert.equal(count(afterPrompt, 'widget.mdc'), 1)
-  assert.match(afterPrompt, /\[rule-fairy matched: keyword "widget"\]/)
-  assert.equal(count(afterRead, 'typescript.mdc'), 0, 'a Read is not an edit')
-  assert.equal(count(afterEdit, 'typescript.mdc'), 1)
-  assert.match(afterEdit, /\[rule-fairy matched: glob on src\/app\.ts\]/)
-  assert.match(afterEdit, /No any, ever\./, 'the imported section came with the rule')
-  assert.doesNotMatch(afterEdit, /Not imported\./)
-  assert.doesNotMatch(afterEdit, /\[rule-fairy gate:/, 'a clean Edit brings no gate text')
-  assert.equal(count(afterBash, 'notes.mdc'), 1)
-  assert.match(afterBash, /\[rule-fairy matched: glob on notes\/today\.md, changed by a shell command\]/)
-  assert.match(afterBash, /Apply these rules on the next pass over this change\./)
+  assert.equal(mock.requests.length, 4, "one request per assistant turn");
+  assert.equal(mock.requests[0].model, "claude-opus-5-5", "the model model.mdc names");
+  const [afterPrompt, afterRead, afterEdit, afterBash] = mock.requests.map(hookContext);
+  assert.equal(count(afterPrompt, "always.mdc"), 1);
+  assert.equal(
+    count(afterPrompt, "model.mdc"),
+    1,
+    "the rule on the session model came with the prompt",
+  );
+  assert.equal(count(afterPrompt, "widget.mdc"), 1);
+  assert.match(afterPrompt, /\[rule-fairy matched: keyword "widget"\]/);
+  assert.equal(count(afterRead, "typescript.mdc"), 0, "a Read is not an edit");
+  assert.equal(count(afterEdit, "typescript.mdc"), 1);
+  assert.match(afterEdit, /\[rule-fairy matched: glob on src\/app\.ts\]/);
+  assert.match(afterEdit, /No any, ever\./, "the imported section came with the rule");
+  assert.doesNotMatch(afterEdit, /Not imported\./);
+  assert.doesNotMatch(afterEdit, /\[rule-fairy gate:/, "a clean Edit brings no gate text");
+  assert.equal(count(afterBash, "notes.mdc"), 1);
+  assert.match(
+    afterBash,
+    /\[rule-fairy matched: glob on notes\/today\.md, changed by a shell command\]/,
+  );
+  assert.match(afterBash, /Apply these rules on the next pass over this change\./);
   // The last request carries the whole conversation: every rule once.
-  for (const rule of ['always.mdc', 'widget.mdc', 'typescript.mdc', 'notes.mdc', 'model.mdc']) {
-    assert.equal(count(afterBash, rule), 1, `${rule} reached the model once`)
+  for (const rule of ["always.mdc", "widget.mdc", "typescript.mdc", "notes.mdc", "model.mdc"]) {
+    assert.equal(count(afterBash, rule), 1, `${rule} reached the model once`);
   }
-  assert.doesNotMatch(afterBash, /rule-fairy error/)
-  const state = JSON.parse(readFileSync(join(project, `.rule-fairy/claude/${sessionId}.json`), 'utf8'))
+  assert.doesNotMatch(afterBash, /rule-fairy error/);
+  const state = JSON.parse(
+    readFileSync(join(project, `.rule-fairy/claude/${sessionId}.json`), "utf8"),
+  );
   // The ephemeral rule is never recorded.
-  assert.deepEqual(Object.keys(state.delivered).sort(), ['always.mdc', 'notes.mdc', 'typescript.mdc', 'widget.mdc'])
-  assert.equal(readFileSync(join(project, '.rule-fairy/claude/.gitignore'), 'utf8'), '*\n')
+  assert.deepEqual(Object.keys(state.delivered).sort(), [
+    "always.mdc",
+    "notes.mdc",
+    "typescript.mdc",
+    "widget.mdc",
+  ]);
+  assert.equal(readFileSync(join(project, ".rule-fairy/claude/.gitignore"), "utf8"), "*\n");
   // Where the plugin is, for a project's own review skill.
-  assert.equal(readFileSync(join(project, '.rule-fairy/claude/plugin-root'), 'utf8'), `${REPO}\n`)
-})
+  assert.equal(readFileSync(join(project, ".rule-fairy/claude/plugin-root"), "utf8"), `${REPO}\n`);
+});
 
-test('the next prompt brings the ephemeral rule again, and an Edit that breaks a gate rule gets the finding', async () => {
-  assert.ok(sessionId, 'the first session ran')
-  const before = mock.requests.length
-  const result = await run(['run the request body', '--resume', sessionId, '--permission-mode', 'acceptEdits'])
-  assert.equal(result.code, 0, result.stderr)
-  assert.equal(readFileSync(join(project, 'src/app.ts'), 'utf8'), 'export const answer = eval("2")\n', 'the Edit ran')
-  assert.equal(mock.requests.length, before + 3, 'one request per assistant turn')
-  const [afterPrompt, afterRead, afterEdit] = mock.requests.slice(before).map(hookContext)
+test("the next prompt brings the ephemeral rule again, and an Edit that breaks a gate rule gets the finding", async () => {
+  assert.ok(sessionId, "the first session ran");
+  const before = mock.requests.length;
+  const result = await run([
+    "run the request body",
+    "--resume",
+    sessionId,
+    "--permission-mode",
+    "acceptEdits",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(
+    readFileSync(join(project, "src/app.ts"), "utf8"),
+    'export const answer = eval("2")\n',
+    "the Edit ran",
+  );
+  assert.equal(mock.requests.length, before + 3, "one request per assistant turn");
+  const [afterPrompt, afterRead, afterEdit] = mock.requests.slice(before).map(hookContext);
   // The whole conversation: turn 1's delivery and this prompt's.
-  assert.equal(count(afterPrompt, 'model.mdc'), 2, 'the ephemeral rule came again with this prompt')
-  assert.equal(count(afterPrompt, 'always.mdc'), 1, 'the durable rule did not come again')
-  assert.equal(count(afterPrompt, 'widget.mdc'), 1)
-  assert.doesNotMatch(afterRead, /\[rule-fairy gate:/)
-  const gate = afterEdit.slice(afterEdit.indexOf('[rule-fairy gate: 1 finding in the files just written]'))
-  assert.ok(afterEdit.includes('[rule-fairy gate: 1 finding in the files just written]'), 'the request after the Edit carries the finding')
-  assert.match(gate, /^\[rule-fairy gate: 1 finding in the files just written\]\nerror\[no-eval\] src\/app\.ts:1: Do not call eval\.\n {2}Incident 7 - eval ran a request body\./)
-  assert.match(gate, /These are the repository's own ast-grep rules\./)
-  assert.equal(count(afterEdit, 'typescript.mdc'), 1, 'the rule is still in the conversation, not sent again')
-  assert.doesNotMatch(afterEdit, /rule-fairy error|could not run/)
-})
+  assert.equal(
+    count(afterPrompt, "model.mdc"),
+    2,
+    "the ephemeral rule came again with this prompt",
+  );
+  assert.equal(count(afterPrompt, "always.mdc"), 1, "the durable rule did not come again");
+  assert.equal(count(afterPrompt, "widget.mdc"), 1);
+  assert.doesNotMatch(afterRead, /\[rule-fairy gate:/);
+  const gate = afterEdit.slice(
+    afterEdit.indexOf("[rule-fairy gate: 1 finding in the files just written]"),
+  );
+  assert.ok(
+    afterEdit.includes("[rule-fairy gate: 1 finding in the files just written]"),
+    "the request after the Edit carries the finding",
+  );
+  assert.match(
+    gate,
+    /^\[rule-fairy gate: 1 finding in the files just written\]\nerror\[no-eval\] src\/app\.ts:1: Do not call eval\.\n {2}Incident 7 - eval ran a request body\./,
+  );
+  assert.match(gate, /These are the repository's own ast-grep rules\./);
+  assert.equal(
+    count(afterEdit, "typescript.mdc"),
+    1,
+    "the rule is still in the conversation, not sent again",
+  );
+  assert.doesNotMatch(afterEdit, /rule-fairy error|could not run/);
+});
 
-test('after /compact the rules the prompt matches come again', async () => {
-  assert.ok(sessionId, 'the first session ran')
-  const before = mock.requests.length
-  const compacted = await run(['/compact', '--resume', sessionId])
-  assert.equal(compacted.code, 0, compacted.stderr)
-  assert.ok(mock.requests.length > before, 'the compaction asked the model for a summary')
+test("after /compact the rules the prompt matches come again", async () => {
+  assert.ok(sessionId, "the first session ran");
+  const before = mock.requests.length;
+  const compacted = await run(["/compact", "--resume", sessionId]);
+  assert.equal(compacted.code, 0, compacted.stderr);
+  assert.ok(mock.requests.length > before, "the compaction asked the model for a summary");
 
-  const next = mock.requests.length
-  const result = await run(['one more widget please', '--resume', sessionId])
-  assert.equal(result.code, 0, result.stderr)
-  const request = mock.requests[next]
-  assert.ok(request, 'the prompt reached the model')
-  const context = hookContext(request)
-  assert.match(JSON.stringify(request.messages), /continued from a previous conversation|<summary>|summary/i)
-  assert.equal(count(context, 'always.mdc'), 1, 'the always-on rule came again')
-  assert.equal(count(context, 'widget.mdc'), 1, 'the keyword rule came again')
-  assert.equal(count(context, 'model.mdc'), 1, 'the ephemeral rule came with this prompt, the earlier ones compacted away')
-  assert.equal(count(context, 'typescript.mdc'), 0, 'no edit matched it since')
-})
+  const next = mock.requests.length;
+  const result = await run(["one more widget please", "--resume", sessionId]);
+  assert.equal(result.code, 0, result.stderr);
+  const request = mock.requests[next];
+  assert.ok(request, "the prompt reached the model");
+  const context = hookContext(request);
+  assert.match(
+    JSON.stringify(request.messages),
+    /continued from a previous conversation|<summary>|summary/i,
+  );
+  assert.equal(count(context, "always.mdc"), 1, "the always-on rule came again");
+  assert.equal(count(context, "widget.mdc"), 1, "the keyword rule came again");
+  assert.equal(
+    count(context, "model.mdc"),
+    1,
+    "the ephemeral rule came with this prompt, the earlier ones compacted away",
+  );
+  assert.equal(count(context, "typescript.mdc"), 0, "no edit matched it since");
+});
 
-test('installed from the marketplace in a checkout, the mod loads without --plugin-dir', async () => {
+test("installed from the marketplace in a checkout, the mod loads without --plugin-dir", async () => {
   // Claude Code copies a local plugin folder whole when it installs it:
   // install a checkout holding only the repository's files, no build output.
-  const checkout = join(home, 'checkout')
-  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO, encoding: 'utf8' }).split('\0').filter(Boolean)
+  const checkout = join(home, "checkout");
+  const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: REPO, encoding: "utf8" })
+    .split("\0")
+    .filter(Boolean);
   for (const path of tracked) {
-    if (!existsSync(join(REPO, path))) continue
-    mkdirSync(dirname(join(checkout, path)), { recursive: true })
-    copyFileSync(join(REPO, path), join(checkout, path))
+    if (!existsSync(join(REPO, path))) continue;
+    mkdirSync(dirname(join(checkout, path)), { recursive: true });
+    copyFileSync(join(REPO, path), join(checkout, path));
   }
-  const config = join(home, 'installed-config')
-  mkdirSync(config)
-  const cli = args => execFileSync(CLAUDE, args, { env: { ...process.env, CLAUDE_CONFIG_DIR: config }, encoding: 'utf8' })
-  assert.match(cli(['plugin', 'marketplace', 'add', checkout]), /rule-fairy/)
-  assert.match(cli(['plugin', 'install', 'rule-fairy@rule-fairy']), /installed/i)
-  const before = mock.requests.length
-  const result = await claude({ args: ['a widget please'], cwd: project, config, mockUrl: mock.url, debugFile: debugFile(), pluginDir: null })
-  assert.equal(result.code, 0, result.stderr)
-  const context = hookContext(mock.requests[before])
-  assert.equal(count(context, 'always.mdc'), 1)
-  assert.equal(count(context, 'widget.mdc'), 1)
-  assert.match(readFileSync(debugFile(), 'utf8'), /hooks module rule-fairy@rule-fairy loaded/)
-})
+  const config = join(home, "installed-config");
+  mkdirSync(config);
+  const cli = (args) =>
+    execFileSync(CLAUDE, args, {
+      env: { ...process.env, CLAUDE_CONFIG_DIR: config },
+      encoding: "utf8",
+    });
+  assert.match(cli(["plugin", "marketplace", "add", checkout]), /rule-fairy/);
+  assert.match(cli(["plugin", "install", "rule-fairy@rule-fairy"]), /installed/i);
+  const before = mock.requests.length;
+  const result = await claude({
+    args: ["a widget please"],
+    cwd: project,
+    config,
+    mockUrl: mock.url,
+    debugFile: debugFile(),
+    pluginDir: null,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const context = hookContext(mock.requests[before]);
+  assert.equal(count(context, "always.mdc"), 1);
+  assert.equal(count(context, "widget.mdc"), 1);
+  assert.match(readFileSync(debugFile(), "utf8"), /hooks module rule-fairy@rule-fairy loaded/);
+});

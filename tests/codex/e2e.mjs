@@ -50,14 +50,20 @@ function check(condition, what) {
 }
 
 function run(command, args, options = {}) {
-  return execFileSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
+  return execFileSync(command, args, {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    ...options,
+  });
 }
 
 // The files a clone of this repository holds (the working tree's, so the
 // test sees uncommitted work too): Codex copies a local plugin whole,
 // build output included, so the plugin is installed from a clean copy.
 function copyRepository(to) {
-  const files = run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repo })
+  const files = run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: repo,
+  })
     .split("\0")
     .filter((f) => f && fs.existsSync(path.join(repo, f)));
   for (const file of files) {
@@ -110,13 +116,20 @@ function codexExec(env, project, args) {
 
 function providerArgs(port) {
   return [
-    "-c", 'model_provider="mock"',
-    "-c", 'model="gpt-5.5"',
-    "-c", 'model_providers.mock.name="Mock"',
-    "-c", `model_providers.mock.base_url="http://127.0.0.1:${port}/v1"`,
-    "-c", 'model_providers.mock.wire_api="responses"',
-    "-c", "model_providers.mock.request_max_retries=0",
-    "-c", "model_providers.mock.stream_max_retries=0",
+    "-c",
+    'model_provider="mock"',
+    "-c",
+    'model="gpt-5.5"',
+    "-c",
+    'model_providers.mock.name="Mock"',
+    "-c",
+    `model_providers.mock.base_url="http://127.0.0.1:${port}/v1"`,
+    "-c",
+    'model_providers.mock.wire_api="responses"',
+    "-c",
+    "model_providers.mock.request_max_retries=0",
+    "-c",
+    "model_providers.mock.stream_max_retries=0",
   ];
 }
 
@@ -132,7 +145,12 @@ function count(request, text) {
 }
 
 function counts(request) {
-  return { base: count(request, BASE), widget: count(request, WIDGET), ui: count(request, UI), scripts: count(request, SCRIPTS) };
+  return {
+    base: count(request, BASE),
+    widget: count(request, WIDGET),
+    ui: count(request, UI),
+    scripts: count(request, SCRIPTS),
+  };
 }
 
 function expectModelRule(requests, index, expected, why) {
@@ -142,7 +160,10 @@ function expectModelRule(requests, index, expected, why) {
 
 function expectCounts(requests, index, expected, why) {
   const got = counts(requests[index]);
-  check(JSON.stringify(got) === JSON.stringify(expected), `request ${index + 1} ${why}: ${JSON.stringify(got)}`);
+  check(
+    JSON.stringify(got) === JSON.stringify(expected),
+    `request ${index + 1} ${why}: ${JSON.stringify(got)}`,
+  );
 }
 
 async function main() {
@@ -172,7 +193,10 @@ async function main() {
   run(codexBin, ["plugin", "marketplace", "add", market], { env, cwd: project });
   run(codexBin, ["plugin", "add", "rule-fairy@rule-fairy"], { env, cwd: project });
   const trusted = run(path.join(binDir, "rule-fairy"), ["codex", "trust"], { env, cwd: project });
-  check((trusted.match(/^trusted: /gm) ?? []).length === 3, "rule-fairy codex trust trusts the three hooks");
+  check(
+    (trusted.match(/^trusted: /gm) ?? []).length === 3,
+    "rule-fairy codex trust trusts the three hooks",
+  );
 
   const mock = await startMock();
   const base = [...providerArgs(mock.port), "--dangerously-bypass-approvals-and-sandbox", "--json"];
@@ -180,35 +204,79 @@ async function main() {
   try {
     console.log("turn 1: a keyword prompt, an apply_patch edit, a shell write");
     mock.expect(
-      answer([applyPatch("call_ap1", "*** Begin Patch\n*** Add File: src/ui/card.ts\n+export const card = 1;\n*** End Patch\n")]),
+      answer([
+        applyPatch(
+          "call_ap1",
+          "*** Begin Patch\n*** Add File: src/ui/card.ts\n+export const card = 1;\n*** End Patch\n",
+        ),
+      ]),
       answer([shell("call_sh1", "mkdir -p scripts && printf 'echo hi\\n' > scripts/build.sh")]),
       answer([say("done")]),
     );
     const out = await codexExec(env, project, ["exec", ...base, "please add a widget to the page"]);
     const thread = JSON.parse(out.split("\n")[0]).thread_id;
     check(typeof thread === "string", `session ${thread}`);
-    expectCounts(requests, 0, { base: 1, widget: 1, ui: 0, scripts: 0 }, "carries the always-on and keyword rules");
-    expectCounts(requests, 1, { base: 1, widget: 1, ui: 1, scripts: 0 }, "adds the glob rule after the patch");
+    expectCounts(
+      requests,
+      0,
+      { base: 1, widget: 1, ui: 0, scripts: 0 },
+      "carries the always-on and keyword rules",
+    );
+    expectCounts(
+      requests,
+      1,
+      { base: 1, widget: 1, ui: 1, scripts: 0 },
+      "adds the glob rule after the patch",
+    );
     const patchOutput = requests[1].input.find((i) => i.type === "custom_tool_call_output");
-    check(JSON.stringify(patchOutput ?? "").includes("Success"), "the patch's real result still reaches the model");
     check(
-      developerTexts(requests[1]).some((t) => t.includes("[rule-fairy matched: glob on src/ui/card.ts]")),
+      JSON.stringify(patchOutput ?? "").includes("Success"),
+      "the patch's real result still reaches the model",
+    );
+    check(
+      developerTexts(requests[1]).some((t) =>
+        t.includes("[rule-fairy matched: glob on src/ui/card.ts]"),
+      ),
       "the edit delivery names the edited file",
     );
-    expectCounts(requests, 2, { base: 1, widget: 1, ui: 1, scripts: 1 }, "adds the rule of the file the shell wrote");
+    expectCounts(
+      requests,
+      2,
+      { base: 1, widget: 1, ui: 1, scripts: 1 },
+      "adds the rule of the file the shell wrote",
+    );
     check(
-      developerTexts(requests[2]).some((t) => /\[rule-fairy matched: glob on [^\]]*scripts\/build\.sh[^\]]*, changed by a shell command\]/.test(t)),
+      developerTexts(requests[2]).some((t) =>
+        /\[rule-fairy matched: glob on [^\]]*scripts\/build\.sh[^\]]*, changed by a shell command\]/.test(
+          t,
+        ),
+      ),
       "the shell delivery says a shell command changed the file",
     );
 
     console.log("turn 2: the same session again, before any compaction");
     mock.expect(
-      answer([applyPatch("call_ap2", "*** Begin Patch\n*** Update File: src/ui/button.ts\n@@\n-export const button = 1;\n+export const button = 2;\n*** End Patch\n")]),
+      answer([
+        applyPatch(
+          "call_ap2",
+          "*** Begin Patch\n*** Update File: src/ui/button.ts\n@@\n-export const button = 1;\n+export const button = 2;\n*** End Patch\n",
+        ),
+      ]),
       answer([say("done")]),
     );
     await codexExec(env, project, ["exec", "resume", ...base, thread, "make the widget bigger"]);
-    expectCounts(requests, 3, { base: 1, widget: 1, ui: 1, scripts: 1 }, "sends no delivered rule again for the prompt");
-    expectCounts(requests, 4, { base: 1, widget: 1, ui: 1, scripts: 1 }, "sends no delivered rule again for the edit");
+    expectCounts(
+      requests,
+      3,
+      { base: 1, widget: 1, ui: 1, scripts: 1 },
+      "sends no delivered rule again for the prompt",
+    );
+    expectCounts(
+      requests,
+      4,
+      { base: 1, widget: 1, ui: 1, scripts: 1 },
+      "sends no delivered rule again for the edit",
+    );
 
     console.log("turn 3: a forced compaction");
     mock.expect(
@@ -216,39 +284,82 @@ async function main() {
       answer([say("Summary: a widget was added.")]),
       answer([say("done")]),
     );
-    await codexExec(env, project, ["exec", "resume", ...base, "-c", "model_auto_compact_token_limit=1000", thread, "check the build"]);
+    await codexExec(env, project, [
+      "exec",
+      "resume",
+      ...base,
+      "-c",
+      "model_auto_compact_token_limit=1000",
+      thread,
+      "check the build",
+    ]);
     const compaction = requests[6].input.at(-1);
     check(
       JSON.stringify(compaction?.content ?? "").includes("CONTEXT CHECKPOINT COMPACTION"),
       "request 7 is the compaction",
     );
-    expectCounts(requests, 7, { base: 1, widget: 0, ui: 0, scripts: 0 }, "after the compaction holds the always-on rule again, at once");
+    expectCounts(
+      requests,
+      7,
+      { base: 1, widget: 0, ui: 0, scripts: 0 },
+      "after the compaction holds the always-on rule again, at once",
+    );
 
     console.log("turn 4: a prompt after the compaction");
     mock.expect(
-      answer([applyPatch("call_ap3", "*** Begin Patch\n*** Update File: src/ui/button.ts\n@@\n-export const button = 2;\n+export const button = 3;\n*** End Patch\n")]),
+      answer([
+        applyPatch(
+          "call_ap3",
+          "*** Begin Patch\n*** Update File: src/ui/button.ts\n@@\n-export const button = 2;\n+export const button = 3;\n*** End Patch\n",
+        ),
+      ]),
       answer([say("done")]),
     );
     await codexExec(env, project, ["exec", "resume", ...base, thread, "one more widget tweak"]);
-    expectCounts(requests, 8, { base: 1, widget: 1, ui: 0, scripts: 0 }, "brings the keyword rule back, the always-on rule once");
-    expectCounts(requests, 9, { base: 1, widget: 1, ui: 1, scripts: 0 }, "brings the glob rule back after the edit");
+    expectCounts(
+      requests,
+      8,
+      { base: 1, widget: 1, ui: 0, scripts: 0 },
+      "brings the keyword rule back, the always-on rule once",
+    );
+    expectCounts(
+      requests,
+      9,
+      { base: 1, widget: 1, ui: 1, scripts: 0 },
+      "brings the glob rule back after the edit",
+    );
     expectModelRule(requests, 0, 1, "has the ephemeral model rule of turn 1");
     expectModelRule(requests, 3, 2, "has it again for turn 2, beside turn 1's");
     // SessionStart brings back every rule that needs no prompt right after
     // the compaction, the ephemeral one included; turn 4's prompt brings
     // it again, as every turn's does.
     expectModelRule(requests, 7, 1, "has it again at once after the compaction, from SessionStart");
-    expectModelRule(requests, 8, 2, "has SessionStart's and turn 4's, the compaction having removed the earlier ones");
+    expectModelRule(
+      requests,
+      8,
+      2,
+      "has SessionStart's and turn 4's, the compaction having removed the earlier ones",
+    );
 
     console.log("turn 5: an apply_patch that breaks a gate rule");
     mock.expect(
-      answer([applyPatch("call_ap4", "*** Begin Patch\n*** Add File: src/ui/danger.ts\n+export const run = (body: string) => eval(body);\n*** End Patch\n")]),
+      answer([
+        applyPatch(
+          "call_ap4",
+          "*** Begin Patch\n*** Add File: src/ui/danger.ts\n+export const run = (body: string) => eval(body);\n*** End Patch\n",
+        ),
+      ]),
       answer([say("done")]),
     );
     await codexExec(env, project, ["exec", "resume", ...base, thread, "run the request body"]);
-    const gateText = developerTexts(requests[11]).find((t) => t.includes("[rule-fairy gate: 1 finding in the files just written]"));
+    const gateText = developerTexts(requests[11]).find((t) =>
+      t.includes("[rule-fairy gate: 1 finding in the files just written]"),
+    );
     check(gateText !== undefined, "request 12 carries the gate finding after the patch");
-    check(gateText?.includes("error[no-eval] src/ui/danger.ts:1: Do not call eval.") ?? false, "the finding names the rule, file:line and message");
+    check(
+      gateText?.includes("error[no-eval] src/ui/danger.ts:1: Do not call eval.") ?? false,
+      "the finding names the rule, file:line and message",
+    );
     check(gateText?.includes(GATE_NOTE) ?? false, "the finding carries the rule's note verbatim");
     check(
       !developerTexts(requests[1]).some((t) => t.includes("[rule-fairy gate:")),
@@ -256,12 +367,25 @@ async function main() {
     );
 
     check(requests.length === 12, `Codex sent ${requests.length} requests (12 scripted)`);
-    check(mock.state.unexpected.length === 0, `no unscripted request ${JSON.stringify(mock.state.unexpected)}`);
-    const state = JSON.parse(fs.readFileSync(path.join(project, ".rule-fairy/codex", `${thread}.json`), "utf8"));
+    check(
+      mock.state.unexpected.length === 0,
+      `no unscripted request ${JSON.stringify(mock.state.unexpected)}`,
+    );
+    const state = JSON.parse(
+      fs.readFileSync(path.join(project, ".rule-fairy/codex", `${thread}.json`), "utf8"),
+    );
     check(state.transcript_scan.compaction_count === 1, "the session state counted one compaction");
-    const pluginRoot = fs.readFileSync(path.join(project, ".rule-fairy/codex/plugin-root"), "utf8").trim();
-    check(pluginRoot.startsWith(path.join(home, "plugins/cache/rule-fairy/rule-fairy")), `plugin-root names the installed plugin`);
-    check(!fs.existsSync(path.join(pluginRoot, ".rule-fairy")), "nothing was written under the plugin");
+    const pluginRoot = fs
+      .readFileSync(path.join(project, ".rule-fairy/codex/plugin-root"), "utf8")
+      .trim();
+    check(
+      pluginRoot.startsWith(path.join(home, "plugins/cache/rule-fairy/rule-fairy")),
+      `plugin-root names the installed plugin`,
+    );
+    check(
+      !fs.existsSync(path.join(pluginRoot, ".rule-fairy")),
+      "nothing was written under the plugin",
+    );
   } finally {
     await mock.close();
     if (failures > 0 || process.env.RULE_FAIRY_E2E_KEEP) {

@@ -44,12 +44,18 @@ function check(condition, what, detail = "") {
 
 function equal(actual, expected, what) {
   const same = JSON.stringify(actual) === JSON.stringify(expected);
-  check(same, what, same ? "" : `expected ${JSON.stringify(expected)}\n    got      ${JSON.stringify(actual)}`);
+  check(
+    same,
+    what,
+    same ? "" : `expected ${JSON.stringify(expected)}\n    got      ${JSON.stringify(actual)}`,
+  );
 }
 
 /** The launcher a person runs, on a free port; resolves to its address. */
 function serve() {
-  const server = spawn(path.join(repo, "scripts/playground"), ["0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const server = spawn(path.join(repo, "scripts/playground"), ["0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return new Promise((resolve, reject) => {
     let out = "";
     server.stdout.on("data", (chunk) => {
@@ -57,7 +63,9 @@ function serve() {
       const address = out.match(/\(http:\/\/127\.0\.0\.1:(\d+)\/\)/);
       if (address) resolve({ server, url: `http://127.0.0.1:${address[1]}/` });
     });
-    server.on("exit", (code) => reject(new Error(`scripts/playground exited with ${code}: ${out}`)));
+    server.on("exit", (code) =>
+      reject(new Error(`scripts/playground exited with ${code}: ${out}`)),
+    );
   });
 }
 
@@ -71,9 +79,13 @@ function writeProject(dir, files) {
 /** What the native command line renders for the same project and prompt. */
 function nativeRender(project, prompt, host) {
   const binary = path.join(binDir, "rule-fairy");
-  return execFileSync(binary, ["explain", "--project", project, "--prompt", prompt, `--render=${host}`], {
-    encoding: "utf8",
-  });
+  return execFileSync(
+    binary,
+    ["explain", "--project", project, "--prompt", prompt, `--render=${host}`],
+    {
+      encoding: "utf8",
+    },
+  );
 }
 
 /** Everything the page shows of an answer. */
@@ -103,11 +115,16 @@ async function ready(page) {
 
 /** Waits for the lint, which follows the answer in a task of its own. */
 async function checked(page, summary) {
-  await page.waitForFunction((s) => document.getElementById("check-summary")?.textContent?.startsWith(s), summary);
+  await page.waitForFunction(
+    (s) => document.getElementById("check-summary")?.textContent?.startsWith(s),
+    summary,
+  );
 }
 
 async function linkWritten(page) {
-  await page.waitForFunction(() => document.getElementById("link-status")?.textContent?.startsWith("Link up to date"));
+  await page.waitForFunction(() =>
+    document.getElementById("link-status")?.textContent?.startsWith("Link up to date"),
+  );
   return page.url();
 }
 
@@ -124,7 +141,9 @@ function percentile(values, p) {
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "rule-fairy-playground-"));
 const { server, url } = await serve();
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim(),
+  executablePath:
+    process.env.CHROMIUM ??
+    execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim(),
   headless: true,
   args: [
     "--no-sandbox",
@@ -156,10 +175,17 @@ try {
   // The browser's very first page also waits for its own processes to
   // start; that figure is printed apart from a visit to a running browser.
   const { page, interactive: coldBrowser } = await visit(url);
-  check((await shown(page)).rules.length > 0, "a first visit opens an example with rules that fire");
+  check(
+    (await shown(page)).rules.length > 0,
+    "a first visit opens an example with rules that fire",
+  );
   await page.click("#clear-files");
   await checked(page, "Checked 0 rules");
-  equal((await shown(page)).check, "Checked 0 rules: 0 errors, 0 warnings.", "remove all leaves no rule");
+  equal(
+    (await shown(page)).check,
+    "Checked 0 rules: 0 errors, 0 warnings.",
+    "remove all leaves no rule",
+  );
 
   const { rules, prompt } = fileRules;
   // 1: typed in as a new file.
@@ -188,29 +214,62 @@ try {
   const project = path.join(scratch, "project");
   writeProject(project, rules);
   const codex = nativeRender(project, prompt, "codex").replace(/\n$/, "");
-  const claudeFrame = nativeRender(project, prompt, "claude").replace(/^=== frame 1\/1 ===\n/, "").replace(/\n$/, "");
+  const claudeFrame = nativeRender(project, prompt, "claude")
+    .replace(/^=== frame 1\/1 ===\n/, "")
+    .replace(/\n$/, "");
   const built = await shown(page);
-  equal(built.files, Object.keys(rules).sort(), "the three files are in the case, each at its path");
-  equal(built.rules, ["api/errors.mdc", "base.mdc"], "the keyword rule and the always-on rule fire, by name");
+  equal(
+    built.files,
+    Object.keys(rules).sort(),
+    "the three files are in the case, each at its path",
+  );
+  equal(
+    built.rules,
+    ["api/errors.mdc", "base.mdc"],
+    "the keyword rule and the always-on rule fire, by name",
+  );
   equal(built.reasons, ['keyword "endpoint"', "alwaysApply"], "each with its reason");
   equal(built.check, "Checked 2 rules: 0 errors, 0 warnings.", "check finds nothing wrong");
-  check(built.codex[0] === codex, "the Codex text is the native explain --render's", built.codex[0]);
-  check(built.codex[0].includes("## Required context: `docs/errors.md#status-codes` (api/errors.mdc)"),
-    "the Codex text carries the dropped document's section");
-  check(built.frames.length === 1 && built.frames[0] === claudeFrame, "the Claude Code frame is the native explain --render=claude's",
-    built.frames[0]);
-  equal(built.captions, [`Frame 1/1: ${claudeFrame.length.toLocaleString("en-US")} / 100,000 characters `],
-    "the frame's size is counted against the frame limit");
-  equal(built.codexCaption, [`additionalContext, carried whole: ${codex.length.toLocaleString("en-US")} characters `],
-    "the Codex text's size is counted");
+  check(
+    built.codex[0] === codex,
+    "the Codex text is the native explain --render's",
+    built.codex[0],
+  );
+  check(
+    built.codex[0].includes("## Required context: `docs/errors.md#status-codes` (api/errors.mdc)"),
+    "the Codex text carries the dropped document's section",
+  );
+  check(
+    built.frames.length === 1 && built.frames[0] === claudeFrame,
+    "the Claude Code frame is the native explain --render=claude's",
+    built.frames[0],
+  );
+  equal(
+    built.captions,
+    [`Frame 1/1: ${claudeFrame.length.toLocaleString("en-US")} / 100,000 characters `],
+    "the frame's size is counted against the frame limit",
+  );
+  equal(
+    built.codexCaption,
+    [`additionalContext, carried whole: ${codex.length.toLocaleString("en-US")} characters `],
+    "the Codex text's size is counted",
+  );
 
   // A finding names its file and line; the case is broken on purpose, then mended.
   await page.click('#file-list button[data-path=".cursor/rules/base.mdc"]');
-  await page.fill("#file-content", rules[".cursor/rules/base.mdc"].replace("alwaysApply: true", 'alwaysApply: "true"'));
+  await page.fill(
+    "#file-content",
+    rules[".cursor/rules/base.mdc"].replace("alwaysApply: true", 'alwaysApply: "true"'),
+  );
   await checked(page, "Checked 2 rules: 1 error");
   const broken = await shown(page);
-  check(broken.findings.some((f) => f.startsWith('.cursor/rules/base.mdc:3: error: alwaysApply is "true" with quotes')),
-    "check reports the quoted alwaysApply with file and line", broken.findings.join(" | "));
+  check(
+    broken.findings.some((f) =>
+      f.startsWith('.cursor/rules/base.mdc:3: error: alwaysApply is "true" with quotes'),
+    ),
+    "check reports the quoted alwaysApply with file and line",
+    broken.findings.join(" | "),
+  );
   await page.fill("#file-content", rules[".cursor/rules/base.mdc"]);
   await page.screenshot({ path: path.join(outDir, "built.png"), fullPage: true });
 
@@ -218,14 +277,22 @@ try {
   const link = await linkWritten(page);
   check(link.includes("#case="), "the case is in the URL fragment", link.slice(0, 80));
   const fresh = await visit(link);
-  equal(await shown(fresh.page), await shown(page), "the link restores the files, the prompt, the rules and both deliveries");
+  equal(
+    await shown(fresh.page),
+    await shown(page),
+    "the link restores the files, the prompt, the rules and both deliveries",
+  );
   await fresh.page.screenshot({ path: path.join(outDir, "shared.png"), fullPage: true });
   await fresh.close();
 
   const damaged = await visit(`${link.slice(0, link.length / 2)}`);
   const said = await damaged.page.textContent("#case-error");
-  check(said?.startsWith("The link's case is damaged") && (await shown(damaged.page)).files.length === 0,
-    "a link cut short says so, and opens no case", said ?? "");
+  check(
+    said?.startsWith("The link's case is damaged") &&
+      (await shown(damaged.page)).files.length === 0,
+    "a link cut short says so, and opens no case",
+    said ?? "",
+  );
   await damaged.close();
 
   console.log("-- a paste, an edit, and facts");
@@ -233,10 +300,15 @@ try {
   await page.evaluate(() => {
     const data = new DataTransfer();
     data.setData("text/plain", "---\nalwaysApply: true\n---\n# Pasted\n");
-    document.getElementById("drop-zone")?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true }));
+    document
+      .getElementById("drop-zone")
+      ?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true }));
   });
   await page.waitForSelector('#file-list button[data-path=".cursor/rules/new-rule.mdc"]');
-  check((await shown(page)).rules.includes("new-rule.mdc"), "pasted text becomes a rule file, and it fires");
+  check(
+    (await shown(page)).rules.includes("new-rule.mdc"),
+    "pasted text becomes a rule file, and it fires",
+  );
   await page.click("#remove-file");
   equal((await shown(page)).files, Object.keys(rules).sort(), "and Remove takes it out again");
 
@@ -245,17 +317,33 @@ try {
   const edit = await shown(page);
   equal(edit.rules, ["api/errors.mdc"], "editing a path fires the rule its glob matches");
   equal(edit.reasons, ["glob src/api/** on src/api/orders.ts"], "with the glob and the path");
-  check(edit.codex[0]?.includes("[rule-fairy matched: glob on src/api/orders.ts]"), "the Codex text is the post-edit one");
+  check(
+    edit.codex[0]?.includes("[rule-fairy matched: glob on src/api/orders.ts]"),
+    "the Codex text is the post-edit one",
+  );
   await page.click("text=An edit with conditions");
   const conditions = () =>
-    page.evaluate(() => [...document.querySelectorAll('#rules > li[data-rule="release.mdc"] .conditions li')].map((e) => e.textContent));
-  equal(await conditions(), ["ci false ✓ (false)", "branch release/* ✓ (release/2.4)"],
-    "the typed facts reach the conditions: a release branch, not CI");
+    page.evaluate(() =>
+      [...document.querySelectorAll('#rules > li[data-rule="release.mdc"] .conditions li')].map(
+        (e) => e.textContent,
+      ),
+    );
+  equal(
+    await conditions(),
+    ["ci false ✓ (false)", "branch release/* ✓ (release/2.4)"],
+    "the typed facts reach the conditions: a release branch, not CI",
+  );
   await page.fill("#fact-branch", "main");
-  check(!(await shown(page)).rules.includes("release.mdc"), "on main the release rule (match: all) no longer fires");
+  check(
+    !(await shown(page)).rules.includes("release.mdc"),
+    "on main the release rule (match: all) no longer fires",
+  );
   await page.selectOption("#fact-ci", "");
   await page.fill("#fact-branch", "release/2.4");
-  check(!(await shown(page)).rules.includes("release.mdc"), "with CI unknown it does not fire either: an unknown fact does not hold");
+  check(
+    !(await shown(page)).rules.includes("release.mdc"),
+    "with CI unknown it does not fire either: an unknown fact does not hold",
+  );
 
   console.log("-- 200 rules picked as a folder");
   const big = path.join(scratch, "big");
@@ -263,13 +351,22 @@ try {
   await page.setInputFiles("#folder-input", big);
   await checked(page, "Checked 200 rules");
   const picked = await shown(page);
-  check(!picked.files.some((f) => f.startsWith("node_modules/")), "a folder brings only rules, configuration and documents");
-  equal(picked.check, "Checked 200 rules: 0 errors, 0 warnings.", "every rule of the folder is read");
+  check(
+    !picked.files.some((f) => f.startsWith("node_modules/")),
+    "a folder brings only rules, configuration and documents",
+  );
+  equal(
+    picked.check,
+    "Checked 200 rules: 0 errors, 0 warnings.",
+    "every rule of the folder is read",
+  );
   await page.check('input[name="kind"][value="prompt"]');
   await page.fill("#prompt", "");
   await page.evaluate(() => performance.clearMeasures());
   await page.type("#prompt", manyRules.prompt);
-  const keystrokes = await page.evaluate(() => performance.getEntriesByName("update").map((e) => e.duration));
+  const keystrokes = await page.evaluate(() =>
+    performance.getEntriesByName("update").map((e) => e.duration),
+  );
   equal(keystrokes.length, manyRules.prompt.length, "every keystroke answered once");
   equal((await shown(page)).rules, manyRules.fired, "the rules the typed prompt names fire");
   await page.click('#file-list button[data-path=".cursor/rules/area-7/topic-7.mdc"]');
@@ -277,8 +374,12 @@ try {
   await page.press("#file-content", "End");
   await page.type("#file-content", " edit");
   await checked(page, "Checked 200 rules");
-  const fileEdits = await page.evaluate(() => performance.getEntriesByName("files").map((e) => e.duration));
-  const lints = await page.evaluate(() => performance.getEntriesByName("check").map((e) => e.duration));
+  const fileEdits = await page.evaluate(() =>
+    performance.getEntriesByName("files").map((e) => e.duration),
+  );
+  const lints = await page.evaluate(() =>
+    performance.getEntriesByName("check").map((e) => e.duration),
+  );
   await page.screenshot({ path: path.join(outDir, "200-rules.png") });
   const bigLink = await linkWritten(page);
 
@@ -291,7 +392,12 @@ try {
     await plain.close();
     const again = await visit(bigLink);
     bigVisits.push(again.interactive);
-    if (i === 0) equal((await shown(again.page)).rules, manyRules.fired, "the 200-rule link restores the same answer");
+    if (i === 0)
+      equal(
+        (await shown(again.page)).rules,
+        manyRules.fired,
+        "the 200-rule link restores the same answer",
+      );
     await again.close();
   }
 
@@ -299,17 +405,37 @@ try {
   console.log("-- figures (measured in the page with performance.now)");
   const list = (values) => `median ${ms(median(values))} of ${values.map(ms).join(", ")}`;
   console.log(`  load to interactive, first visit (empty cache), an example: ${list(firstVisits)}`);
-  console.log(`  load to interactive, first visit (empty cache), 200 rules from a link: ${list(bigVisits)}`);
+  console.log(
+    `  load to interactive, first visit (empty cache), 200 rules from a link: ${list(bigVisits)}`,
+  );
   console.log(`  the same, as the first page of a browser just started: ${ms(coldBrowser)}`);
-  console.log(`  keystroke in the prompt, 200 rules: median ${ms(median(keystrokes))}, p95 ${ms(percentile(keystrokes, 95))}, max ${ms(Math.max(...keystrokes))} over ${keystrokes.length}`);
-  console.log(`  keystroke in a rule file, 200 rules (loads the project again): median ${ms(median(fileEdits))}, max ${ms(Math.max(...fileEdits))} over ${fileEdits.length}`);
-  console.log(`  the lint that follows it, in its own task: median ${ms(median(lints))} over ${lints.length}`);
+  console.log(
+    `  keystroke in the prompt, 200 rules: median ${ms(median(keystrokes))}, p95 ${ms(percentile(keystrokes, 95))}, max ${ms(Math.max(...keystrokes))} over ${keystrokes.length}`,
+  );
+  console.log(
+    `  keystroke in a rule file, 200 rules (loads the project again): median ${ms(median(fileEdits))}, max ${ms(Math.max(...fileEdits))} over ${fileEdits.length}`,
+  );
+  console.log(
+    `  the lint that follows it, in its own task: median ${ms(median(lints))} over ${lints.length}`,
+  );
   // Other builds on this machine only ever add time to a visit, so the
   // fastest of five is the page's own cost; the medians above are reported.
-  check(Math.min(...firstVisits) < INTERACTIVE_MS, `an example interactive within ${INTERACTIVE_MS} ms of load (fastest of five)`);
-  check(Math.min(...bigVisits) < INTERACTIVE_MS, `200 rules interactive within ${INTERACTIVE_MS} ms of load (fastest of five)`);
-  check(median(keystrokes) < KEYSTROKE_MS, `a keystroke in the prompt updates within ${KEYSTROKE_MS} ms at 200 rules (median)`);
-  check(median(fileEdits) < KEYSTROKE_MS, `a keystroke in a rule file updates the answer within ${KEYSTROKE_MS} ms at 200 rules (median)`);
+  check(
+    Math.min(...firstVisits) < INTERACTIVE_MS,
+    `an example interactive within ${INTERACTIVE_MS} ms of load (fastest of five)`,
+  );
+  check(
+    Math.min(...bigVisits) < INTERACTIVE_MS,
+    `200 rules interactive within ${INTERACTIVE_MS} ms of load (fastest of five)`,
+  );
+  check(
+    median(keystrokes) < KEYSTROKE_MS,
+    `a keystroke in the prompt updates within ${KEYSTROKE_MS} ms at 200 rules (median)`,
+  );
+  check(
+    median(fileEdits) < KEYSTROKE_MS,
+    `a keystroke in a rule file updates the answer within ${KEYSTROKE_MS} ms at 200 rules (median)`,
+  );
   equal(pageErrors, [], "no errors in the page's console");
 } finally {
   await browser.close();
@@ -317,7 +443,9 @@ try {
   fs.rmSync(scratch, { recursive: true, force: true });
 }
 
-console.log(`  screenshots in ${path.relative(repo, outDir)}; the test took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `  screenshots in ${path.relative(repo, outDir)}; the test took ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 if (failures > 0) {
   console.log(`${failures} check(s) failed`);
   process.exit(1);

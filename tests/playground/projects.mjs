@@ -69,7 +69,8 @@ alwaysApply: ${topic === 0}
     }
     files[`docs/area-${area}.md`] = sections.join("\n");
   }
-  files["node_modules/some-package/.cursor/rules/theirs.mdc"] = "---\nalwaysApply: true\n---\n# Not ours\n";
+  files["node_modules/some-package/.cursor/rules/theirs.mdc"] =
+    "---\nalwaysApply: true\n---\n# Not ours\n";
   files["node_modules/some-package/index.js"] = "module.exports = {};\n";
   return files;
 }

@@ -34,10 +34,14 @@ export async function caseFromFragment(fragment) {
     const json = await pipe(bytes, new DecompressionStream("deflate-raw"));
     parsed = JSON.parse(new TextDecoder().decode(json));
   } catch (error) {
-    throw new Error(`The link's case is damaged (${/** @type {Error} */ (error).message}); was it cut short?`);
+    throw new Error(
+      `The link's case is damaged (${/** @type {Error} */ (error).message}); was it cut short?`,
+    );
   }
   if (parsed.v !== VERSION) {
-    throw new Error(`The link holds a case of version ${parsed.v}; this page reads version ${VERSION}.`);
+    throw new Error(
+      `The link holds a case of version ${parsed.v}; this page reads version ${VERSION}.`,
+    );
   }
   const { v, ...value } = parsed;
   return value;

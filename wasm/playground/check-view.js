@@ -9,7 +9,8 @@ import { count, el, placeText } from "./dom.js";
  * @param {(file: string, line: number | undefined) => void} open
  */
 export function showCheck(report, at, open) {
-  const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${count(n)} ${word}${n === 1 ? "" : "s"}`;
+  const plural = (/** @type {number} */ n, /** @type {string} */ word) =>
+    `${count(n)} ${word}${n === 1 ? "" : "s"}`;
   at.summary.textContent = `Checked ${plural(report.rules, "rule")}: ${plural(report.errors, "error")}, ${plural(report.warnings, "warning")}.`;
   at.findings.replaceChildren(
     ...report.findings.map((/** @type {any} */ f) => {

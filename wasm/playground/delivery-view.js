@@ -57,7 +57,9 @@ export function showDelivery(answer, at) {
       ...frames.map((/** @type {any} */ f, /** @type {number} */ i) =>
         block(`Frame ${i + 1}/${frames.length}`, f.chars, frameChars, f.text),
       ),
-      ...errorEntries.map((/** @type {any} */ e) => block("Error entry", e.chars, frameChars, e.text)),
+      ...errorEntries.map((/** @type {any} */ e) =>
+        block("Error entry", e.chars, frameChars, e.text),
+      ),
     );
   }
   const codex = answer.codex;

@@ -13,13 +13,18 @@ export class EventForm {
    * @param {() => void} changed
    */
   constructor(doc, changed) {
-    this.kinds = /** @type {HTMLInputElement[]} */ ([...doc.querySelectorAll('input[name="kind"]')]);
+    this.kinds = /** @type {HTMLInputElement[]} */ ([
+      ...doc.querySelectorAll('input[name="kind"]'),
+    ]);
     this.prompt = /** @type {HTMLTextAreaElement} */ (doc.getElementById("prompt"));
     this.paths = /** @type {HTMLTextAreaElement} */ (doc.getElementById("paths"));
     this.pathsNote = /** @type {HTMLElement} */ (doc.getElementById("paths-note"));
     /** @type {Record<string, HTMLInputElement | HTMLSelectElement>} */
     this.facts = Object.fromEntries(
-      FACTS.map((name) => [name, /** @type {HTMLInputElement} */ (doc.getElementById(`fact-${name}`))]),
+      FACTS.map((name) => [
+        name,
+        /** @type {HTMLInputElement} */ (doc.getElementById(`fact-${name}`)),
+      ]),
     );
     for (const kind of this.kinds) {
       kind.addEventListener("change", () => {

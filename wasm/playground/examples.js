@@ -107,7 +107,15 @@ model: claude-opus-4
 `,
       },
       event: { kind: "edit", prompt: "", paths: "src/api/orders.ts" },
-      facts: { model: "gpt-5", agent: "", tools: "", command: "", branch: "release/2.4", os: "linux", ci: "false" },
+      facts: {
+        model: "gpt-5",
+        agent: "",
+        tools: "",
+        command: "",
+        branch: "release/2.4",
+        os: "linux",
+        ci: "false",
+      },
     },
   },
   {

@@ -40,7 +40,8 @@ export class LinkKeeper {
     if (round !== this.round) return;
     this.written = fragment;
     history.replaceState(null, "", fragment);
-    const warning = location.href.length > LONG_LINK ? "; long enough that some places may cut it" : "";
+    const warning =
+      location.href.length > LONG_LINK ? "; long enough that some places may cut it" : "";
     this.status.textContent = `Link up to date (${count(location.href.length)} characters${warning}).`;
   }
 

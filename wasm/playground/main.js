@@ -102,7 +102,12 @@ function update(what) {
   try {
     const { event, facts } = form.read();
     const answer = engine.answer(engineEvent(event), engineFacts(facts));
-    showRules(answer, { rules: $("rules"), problems: $("problems"), loadError: $("load-error"), tags: $("project-tags") });
+    showRules(answer, {
+      rules: $("rules"),
+      problems: $("problems"),
+      loadError: $("load-error"),
+      tags: $("project-tags"),
+    });
     showDelivery(answer, { claude: $("claude"), codex: $("codex") });
   } catch (error) {
     showCaseError(`The engine could not answer: ${/** @type {Error} */ (error).message}`);
@@ -123,9 +128,15 @@ function scheduleCheck() {
     checkPending = false;
     const start = performance.now();
     try {
-      showCheck(engine.check(), { summary: $("check-summary"), findings: $("check-findings") }, openFinding);
+      showCheck(
+        engine.check(),
+        { summary: $("check-summary"), findings: $("check-findings") },
+        openFinding,
+      );
     } catch (error) {
-      showCaseError(`The engine could not check the files: ${/** @type {Error} */ (error).message}`);
+      showCaseError(
+        `The engine could not check the files: ${/** @type {Error} */ (error).message}`,
+      );
     }
     performance.measure("check", { start });
   });
@@ -180,7 +191,9 @@ function newFile(content) {
   $("file-path").focus();
 }
 
-$("new-file").addEventListener("click", () => newFile("---\ndescription: \npromptAnyOf: \nglobs: \n---\n# New rule\n"));
+$("new-file").addEventListener("click", () =>
+  newFile("---\ndescription: \npromptAnyOf: \nglobs: \n---\n# New rule\n"),
+);
 
 // A paste outside the text fields: files from the clipboard join the case,
 // and text becomes a new rule file whose path can then be changed.
@@ -191,7 +204,8 @@ document.addEventListener("paste", async (event) => {
   event.preventDefault();
   const pasted = [...event.clipboardData.files];
   if (pasted.length > 0) await takeLoose(pasted);
-  else if (event.clipboardData.getData("text/plain")) newFile(event.clipboardData.getData("text/plain"));
+  else if (event.clipboardData.getData("text/plain"))
+    newFile(event.clipboardData.getData("text/plain"));
 });
 
 $("clear-files").addEventListener("click", () => loadCase({ ...currentCase(), files: {} }));
@@ -205,13 +219,19 @@ async function takeFolder(entries) {
 
 /** @param {File[]} loose */
 async function takeLoose(loose) {
-  const texts = await Promise.all(loose.map(async (f) => /** @type {[string, string]} */ ([f.name, await f.text()])));
+  const texts = await Promise.all(
+    loose.map(async (f) => /** @type {[string, string]} */ ([f.name, await f.text()])),
+  );
   const isRule = (/** @type {string} */ name) => name.endsWith(".mdc") || name === "rule-fairy.edn";
   // Rules first, so that documents can be placed where they import them.
-  const rules = Object.fromEntries(texts.filter(([n]) => isRule(n)).map(([n, t]) => [placeLoose(n, []), t]));
+  const rules = Object.fromEntries(
+    texts.filter(([n]) => isRule(n)).map(([n, t]) => [placeLoose(n, []), t]),
+  );
   for (const [path, content] of Object.entries(rules)) engine.putFile(path, content);
   const missing = engine.missingDocuments();
-  const others = Object.fromEntries(texts.filter(([n]) => !isRule(n)).map(([n, t]) => [placeLoose(n, missing), t]));
+  const others = Object.fromEntries(
+    texts.filter(([n]) => !isRule(n)).map(([n, t]) => [placeLoose(n, missing), t]),
+  );
   const added = { ...rules, ...others };
   putFiles(added, true, Object.keys(added)[0] ?? null);
 }

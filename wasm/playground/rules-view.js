@@ -39,8 +39,16 @@ function ruleItem(rule) {
     { "data-rule": rule.name },
     el("span", { class: "rule-name" }, rule.name),
     rule.delivery === "ephemeral" &&
-      el("span", { class: "tag", title: "delivered every turn it holds, never recorded" }, "ephemeral"),
-    el("ul", { class: "reasons" }, ...rule.reasons.map((/** @type {any} */ r) => el("li", {}, reasonText(r)))),
+      el(
+        "span",
+        { class: "tag", title: "delivered every turn it holds, never recorded" },
+        "ephemeral",
+      ),
+    el(
+      "ul",
+      { class: "reasons" },
+      ...rule.reasons.map((/** @type {any} */ r) => el("li", {}, reasonText(r))),
+    ),
     conditions.length > 0 && el("ul", { class: "conditions" }, ...conditions.map(conditionItem)),
   );
 }

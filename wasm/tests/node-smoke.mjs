@@ -11,7 +11,8 @@ glue.initSync({ module: readFileSync(join(dir, "rule_fairy_wasm_bg.wasm")) });
 
 const files = {
   ".cursor/rules/base.mdc": "---\nalwaysApply: true\n---\n# Base",
-  ".cursor/rules/tasks/testing.mdc": "---\nglobs: **/test/**/*.clj\npromptAnyOf: deftest\n---\n# Testing",
+  ".cursor/rules/tasks/testing.mdc":
+    "---\nglobs: **/test/**/*.clj\npromptAnyOf: deftest\n---\n# Testing",
 };
 const answer = JSON.parse(glue.explainPrompt(JSON.stringify(files), "fix the DEFTEST"));
 assert.deepEqual(answer, {
