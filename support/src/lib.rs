@@ -369,3 +369,63 @@ pub fn code(out: &Output) -> i32 {
         .code()
         .unwrap_or_else(|| panic!("ended by a signal: {:?}", out.status))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_sees_the_neutral_identity_and_no_configuration_of_the_machine() {
+        let p = Project::new();
+        p.init_git().write("a.txt", "a\n").commit_all("first");
+        assert_eq!(
+            p.git(&["log", "-1", "--format=%an <%ae> / %cn <%ce>"]),
+            "Test <test@example.com> / Test <test@example.com>"
+        );
+        let origins = p.git(&["config", "--list", "--show-origin"]);
+        assert!(!origins.is_empty());
+        for line in origins.lines() {
+            assert!(line.starts_with("file:.git/config\t"), "{line}");
+        }
+        assert_eq!(
+            p.git(&["rev-parse", "--show-toplevel"]),
+            p.root().display().to_string()
+        );
+    }
+
+    #[test]
+    fn a_run_gets_its_input_variables_and_directory_and_keeps_its_output() {
+        let p = Project::new();
+        let sub = p.dir("sub");
+        let out = p
+            .command("sh")
+            .args(["-c", "cat; pwd; echo \"$GREETING\" >&2; exit 3"])
+            .cwd(&sub)
+            .env("GREETING", "hello")
+            .stdin("input\n")
+            .output();
+        assert_eq!(code(&out), 3);
+        assert_eq!(stdout(&out), format!("input\n{}\n", sub.display()));
+        assert_eq!(stderr(&out), "hello\n");
+        let home = p.command("sh").args(["-c", "echo \"$HOME\""]).output();
+        assert_eq!(stdout(&home), format!("{}\n", p.home().display()));
+    }
+
+    #[test]
+    #[should_panic(expected = "writing the standard input")]
+    fn input_the_program_leaves_unread_fails_the_run() {
+        Run::new("true").stdin(vec![b'x'; 1 << 20]).output();
+    }
+
+    #[test]
+    fn files_beside_the_project_stay_outside_it() {
+        let p = Project::new();
+        let beside = p.beside("bin");
+        assert!(beside.is_dir());
+        assert!(!beside.starts_with(p.root()));
+        p.rule("a.mdc", "# A").link("b.mdc", ".cursor/rules/a.mdc");
+        assert_eq!(p.read("b.mdc"), "# A");
+        p.remove("b.mdc");
+        assert!(!p.exists("b.mdc") && p.exists(".cursor/rules/a.mdc"));
+    }
+}

@@ -25,7 +25,7 @@ const HOST_VARIABLES: &[&str] = &[
 ];
 
 /// `run` without the host variables.
-pub fn without_host(run: Run) -> Run {
+fn without_host(run: Run) -> Run {
     HOST_VARIABLES
         .iter()
         .fold(run, |run, name| run.env_remove(name))
