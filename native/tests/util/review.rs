@@ -62,7 +62,7 @@ pub fn strings(value: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The repository most diff tests start from (reference 7.14, case 170):
+/// The repository most diff tests start from (behaviour §7.14, case 170):
 /// `main` with a source file, a document, a rule and `CLAUDE.md`, a GitHub
 /// origin; a `feature` branch with one more commit; then `src/a.clj`
 /// modified and `src/new file.clj` untracked.
