@@ -1,7 +1,7 @@
 //! What the tests share: the workspace's fixtures (a temporary project, its
 //! git repository, programs run in it), the built `rule-fairy` run in a
-//! project, copies of the repository's launchers, and the helpers of the
-//! Codex and review tests.
+//! project, copies of the repository's launchers, and what the Codex and
+//! review tests have in common.
 
 pub mod codex;
 pub mod review;
