@@ -44,7 +44,7 @@ fn a_rule_that_stops_matching_its_defect_fails() {
     let p = Project::new();
     p.write(
         ".kairoku/rules/no-eval.yml",
-        &NO_EVAL.replace("eval($ARG)", "evil($ARG)"),
+        NO_EVAL.replace("eval($ARG)", "evil($ARG)"),
     )
     .write(".kairoku/rule-tests/no-eval-test.yml", TEST);
     let report = Gate::load(p.root()).unwrap().test().unwrap();
@@ -103,7 +103,7 @@ fn an_off_rule_s_tests_are_skipped() {
     let p = Project::new();
     p.write(
         ".kairoku/rules/no-eval.yml",
-        &NO_EVAL.replace("severity: error", "severity: off"),
+        NO_EVAL.replace("severity: error", "severity: off"),
     )
     .write(".kairoku/rule-tests/no-eval-test.yml", TEST)
     .write("a.ts", "eval(1)\n");

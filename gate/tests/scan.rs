@@ -50,7 +50,7 @@ fn a_clean_tree_and_a_warning_do_not_fail() {
     let p = Project::new();
     p.write(
         ".kairoku/rules/rules.yml",
-        &format!("{NO_EVAL}---\n{NO_CONSOLE_WARNING}"),
+        format!("{NO_EVAL}---\n{NO_CONSOLE_WARNING}"),
     )
     .write("src/a.ts", "console.log('hi');\n");
     let report = load(&p).scan(&[]).unwrap();
@@ -66,7 +66,7 @@ fn several_rules_per_file_keep_their_lines() {
     let p = Project::new();
     p.write(
         ".kairoku/rules/all.yml",
-        &format!("# two rules\n{NO_EVAL}---\n{NO_CONSOLE_WARNING}"),
+        format!("# two rules\n{NO_EVAL}---\n{NO_CONSOLE_WARNING}"),
     );
     let gate = load(&p);
     let lines: Vec<(&str, usize)> = gate.rules().iter().map(|r| (r.id(), r.line)).collect();
@@ -141,7 +141,7 @@ fn invalid_yaml_names_the_file_and_line() {
     let p = Project::new();
     p.write(
         ".kairoku/rules/bad.yml",
-        &format!("{NO_CONSOLE_WARNING}---\nid: broken\nlanguage: ts\nrule: [unclosed\n"),
+        format!("{NO_CONSOLE_WARNING}---\nid: broken\nlanguage: ts\nrule: [unclosed\n"),
     );
     let message = load_error(&p);
     assert!(message.starts_with(".kairoku/rules/bad.yml:"), "{message}");
@@ -410,7 +410,7 @@ fn every_language_of_the_default_build_scans() {
         let p = Project::new();
         p.write(
             ".kairoku/rules/r.yml",
-            &format!("id: r\nlanguage: {lang}\nseverity: error\nrule:\n  pattern: '{pattern}'\n"),
+            format!("id: r\nlanguage: {lang}\nseverity: error\nrule:\n  pattern: '{pattern}'\n"),
         )
         .write(file, source);
         let findings = load(&p).scan(&[]).unwrap().findings;
@@ -446,12 +446,12 @@ fn the_scan_without_suppressions_finds_what_ast_grep_s_combined_scan_finds() {
     let p = Project::new();
     p.write(
         ".kairoku/rules/r.yml",
-        &format!("{NO_EVAL}---\n{NO_CONSOLE_WARNING}"),
+        format!("{NO_EVAL}---\n{NO_CONSOLE_WARNING}"),
     )
     .write("plain.ts", source)
     .write(
         "mention.ts",
-        &format!("{source}// ast-grep-ignore is not used here\n"),
+        format!("{source}// ast-grep-ignore is not used here\n"),
     );
     let findings = load(&p).scan(&[]).unwrap().findings;
     let of = |file: &str| -> Vec<(usize, usize, String, String)> {

@@ -9,29 +9,23 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
+
+use rule_fairy_test_support::{feed, Project};
 
 const RULES: usize = 200;
 const RUNS: usize = 51;
 
-fn project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    fs::create_dir(dir.path().join(".git")).unwrap();
-    let rules = dir.path().join(".cursor/rules/gen");
-    fs::create_dir_all(&rules).unwrap();
-    fs::write(
-        dir.path().join(".cursor/rules/base.mdc"),
+fn project() -> Project {
+    let p = Project::new();
+    p.dir(".git");
+    p.rule(
+        "base.mdc",
         "---\nalwaysApply: true\n---\n# Base\n\nKeep changes small.\n",
     )
-    .unwrap();
-    for i in 0..RULES - 1 {
-        let text = format!(
-            "---\ndescription: generated rule {i}\nglobs: src/mod{i}/**/*.ts, **/*_{i}.test.ts\npromptAnyOf: topic{i}, feature{i}x, area {i}\n---\n# Rule {i}\n\nBody of rule {i}, a few lines long.\n\n- one\n- two\n"
-        );
-        fs::write(rules.join(format!("rule{i:04}.mdc")), text).unwrap();
-    }
-    dir
+    .generated_rules(RULES - 1);
+    p
 }
 
 /// A transcript of about `bytes`, in Codex's rollout shape, with a
@@ -65,23 +59,15 @@ struct Run {
 /// peak memory read from the kernel's accounting when it is reaped (with
 /// `wait4`, which `Child::wait` cannot report, hence the lint).
 #[allow(clippy::zombie_processes)]
-fn run_prompt(dir: &Path, input: &str) -> Run {
+fn run_prompt(p: &Project, input: &str) -> Run {
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rule-fairy"))
+    let mut child = p
+        .command(env!("CARGO_BIN_EXE_rule-fairy"))
         .args(["codex", "prompt"])
-        .current_dir(dir)
         .env_remove("RULE_FAIRY_PROJECT_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+        .discard_output()
+        .spawn();
+    feed(&mut child, input.as_bytes());
     let (status, max_rss_kib) = reap(child.id() as i32);
     let wall = start.elapsed();
     assert!(status.success(), "hook failed: {status:?}");
@@ -151,10 +137,9 @@ fn main() {
         println!("codex_hooks: skipped, peak memory is read with 64-bit Linux's wait4");
         return;
     }
-    let dir = project();
-    let root = dir.path();
+    let p = project();
     let prompt = "refactor topic7 and keep feature42x, area 3 too";
-    let small: PathBuf = root.join("rollout-small.jsonl");
+    let small: PathBuf = p.path("rollout-small.jsonl");
     transcript(&small, 64 * 1024);
 
     // What any process costs on this machine right now, to read the rest by.
@@ -176,7 +161,7 @@ fn main() {
     let mut fresh = || {
         session += 1;
         run_prompt(
-            root,
+            &p,
             &input(&format!("fresh-{session}"), prompt, Some(&small)),
         )
     };
@@ -190,15 +175,15 @@ fn main() {
 
     // Everything already delivered: the common case after the first prompt.
     let steady = input("steady", prompt, Some(&small));
-    run_prompt(root, &steady);
+    run_prompt(&p, &steady);
     report(
         "codex prompt, 200 rules, nothing due",
-        (0..RUNS).map(|_| run_prompt(root, &steady)).collect(),
+        (0..RUNS).map(|_| run_prompt(&p, &steady)).collect(),
     );
 
     // The transcript scan: a 100 MB transcript read in full by a session's
     // first event, then only what was appended before each later event.
-    let big = root.join("rollout-100mb.jsonl");
+    let big = p.path("rollout-100mb.jsonl");
     let compactions = transcript(&big, 100 * 1024 * 1024);
     let size_mb = fs::metadata(&big).unwrap().len() as f64 / (1024.0 * 1024.0);
     let quiet = "nothing here";
@@ -206,7 +191,7 @@ fn main() {
     let full: Vec<Run> = (0..11)
         .map(|_| {
             first += 1;
-            run_prompt(root, &input(&format!("scan-{first}"), quiet, Some(&big)))
+            run_prompt(&p, &input(&format!("scan-{first}"), quiet, Some(&big)))
         })
         .collect();
     report(
@@ -224,7 +209,7 @@ fn main() {
             for _ in 0..8 {
                 file.write_all(line.as_bytes()).unwrap();
             }
-            run_prompt(root, &later_input)
+            run_prompt(&p, &later_input)
         })
         .collect();
     report(
@@ -232,7 +217,7 @@ fn main() {
         later,
     );
     let state: serde_json::Value =
-        serde_json::from_slice(&fs::read(root.join(".rule-fairy/codex/scan-1.json")).unwrap())
+        serde_json::from_slice(&fs::read(p.path(".rule-fairy/codex/scan-1.json")).unwrap())
             .unwrap();
     assert_eq!(
         state["transcript_scan"]["scanned_bytes"].as_u64(),

@@ -2,22 +2,15 @@
 //! project, start to exit, as a hook host would run it. Run with
 //! `scripts/bench`; prints medians.
 
-use std::fs;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn project(rules: usize) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join(".cursor/rules/gen");
-    fs::create_dir_all(&root).unwrap();
-    fs::create_dir(dir.path().join(".git")).unwrap();
-    for i in 0..rules {
-        let text = format!(
-            "---\ndescription: generated rule {i}\nglobs: src/mod{i}/**/*.ts, **/*_{i}.test.ts\npromptAnyOf: topic{i}, feature{i}x, area {i}\n---\n# Rule {i}\n\nBody of rule {i}, a few lines long.\n\n- one\n- two\n"
-        );
-        fs::write(root.join(format!("rule{i:04}.mdc")), text).unwrap();
-    }
-    dir
+use rule_fairy_test_support::{stderr, Project};
+
+fn project(rules: usize) -> Project {
+    let p = Project::new();
+    p.dir(".git");
+    p.generated_rules(rules);
+    p
 }
 
 fn median_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
@@ -47,16 +40,8 @@ fn main() {
     for (label, args) in cases {
         let run = || {
             let start = Instant::now();
-            let out = Command::new(binary)
-                .args(&args)
-                .current_dir(dir.path())
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let out = dir.command(binary).args(&args).output();
+            assert!(out.status.success(), "{}", stderr(&out));
             start.elapsed()
         };
         for _ in 0..5 {

@@ -7,10 +7,11 @@
 //! `benches/ast-grep/package.json`; `AST_GREP=/path/to/ast-grep` picks
 //! another). Run with `scripts/bench`; prints medians.
 
-use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
+
+use rule_fairy_test_support::{stderr, Project, Run};
 
 /// Twenty rules of the kinds repositories keep: bare patterns, node kinds,
 /// relational rules (`inside`/`has` with `stopBy: end`), kairoku's own.
@@ -87,34 +88,29 @@ export class Repository{i} {{
     )
 }
 
-fn write_rules(root: &Path) {
-    fs::create_dir_all(root.join("rules")).unwrap();
-    fs::write(root.join("sgconfig.yml"), "ruleDirs:\n  - rules\n").unwrap();
+fn write_rules(p: &Project) {
+    p.write("sgconfig.yml", "ruleDirs:\n  - rules\n");
     for (id, rule) in RULES {
         let text = format!(
             "id: {id}\nlanguage: TypeScript\nseverity: error\nmessage: {id} is refused here.\nnote: The defect this rule exists for.\nrule:\n  {rule}\n"
         );
-        fs::write(root.join(format!("rules/{id}.yml")), text).unwrap();
+        p.write(&format!("rules/{id}.yml"), text);
     }
 }
 
-fn one_big_file(root: &Path) -> PathBuf {
+fn one_big_file(p: &Project) -> PathBuf {
     // 40 blocks of 25 lines: 1,000 lines.
     let text: String = (0..40).map(|i| block(i, 20)).collect();
     assert_eq!(text.lines().count(), 1000);
-    let path = root.join("src/big.ts");
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(&path, text).unwrap();
-    path
+    p.write("src/big.ts", text);
+    p.path("src/big.ts")
 }
 
-fn tree(root: &Path, files: usize) {
+fn tree(p: &Project, files: usize) {
     for f in 0..files {
         // 4 blocks per file: 100 lines, 20 directories of 100 files.
         let text: String = (0..4).map(|i| block(f * 4 + i, 50)).collect();
-        let path = root.join(format!("src/area{:02}/module{f:04}.ts", f % 20));
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
+        p.write(&format!("src/area{:02}/module{f:04}.ts", f % 20), text);
     }
 }
 
@@ -162,9 +158,9 @@ fn report(label: &str, target: &str, ours: Vec<Duration>, theirs: Vec<Duration>)
     );
 }
 
-fn timed(command: &mut Command) -> (Duration, Output) {
+fn timed(run: Run) -> (Duration, Output) {
     let start = Instant::now();
-    let out = command.output().unwrap();
+    let out = run.output();
     (start.elapsed(), out)
 }
 
@@ -190,38 +186,28 @@ fn main() {
     let sg = ast_grep();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
-    let check_dir = tempfile::tempdir().unwrap();
-    write_rules(check_dir.path());
-    let big = one_big_file(check_dir.path());
+    let check = Project::new();
+    write_rules(&check);
+    let big = one_big_file(&check);
     let gate_check = || {
         let (time, out) = timed(
-            Command::new(binary)
+            check
+                .command(binary)
                 .args(["gate", "check", "--json"])
-                .arg(&big)
-                .current_dir(check_dir.path()),
+                .arg(&big),
         );
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
         assert_eq!(count_lines(&out), 2);
         time
     };
     let mut sg_check = || {
         let (time, out) = timed(
-            Command::new(sg.as_ref().unwrap())
+            check
+                .command(sg.as_ref().unwrap())
                 .args(["scan", "--json=stream"])
-                .arg(&big)
-                .current_dir(check_dir.path()),
+                .arg(&big),
         );
-        assert_eq!(
-            count_lines(&out),
-            2,
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(count_lines(&out), 2, "{}", stderr(&out));
         time
     };
     let (ours, theirs) = alternate(
@@ -237,37 +223,23 @@ fn main() {
         theirs,
     );
 
-    let tree_dir = tempfile::tempdir().unwrap();
-    write_rules(tree_dir.path());
-    tree(tree_dir.path(), 2000);
+    let scanned = Project::new();
+    write_rules(&scanned);
+    tree(&scanned, 2000);
     let expected = 2000 * 4 / 50;
     let gate_scan = || {
-        let (time, out) = timed(
-            Command::new(binary)
-                .args(["gate", "scan", "--json"])
-                .current_dir(tree_dir.path()),
-        );
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let (time, out) = timed(scanned.command(binary).args(["gate", "scan", "--json"]));
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
         assert_eq!(count_lines(&out), expected);
         time
     };
     let mut sg_scan = || {
         let (time, out) = timed(
-            Command::new(sg.as_ref().unwrap())
-                .args(["scan", "--json=stream"])
-                .current_dir(tree_dir.path()),
+            scanned
+                .command(sg.as_ref().unwrap())
+                .args(["scan", "--json=stream"]),
         );
-        assert_eq!(
-            count_lines(&out),
-            expected,
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(count_lines(&out), expected, "{}", stderr(&out));
         time
     };
     let (ours, theirs) = alternate(

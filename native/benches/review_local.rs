@@ -4,38 +4,13 @@
 //! `scripts/bench`; prints medians.
 
 use std::fs;
-use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
+
+use rule_fairy_test_support::{stderr, stdout, Project};
 
 const FILES: usize = 20_000;
 const CHANGED: usize = 500;
 const MODULES: usize = 200;
-
-fn git(root: &Path, home: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(root)
-        .env("HOME", home)
-        .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "Bench")
-        .env("GIT_AUTHOR_EMAIL", "bench@example.com")
-        .env("GIT_COMMITTER_NAME", "Bench")
-        .env("GIT_COMMITTER_EMAIL", "bench@example.com")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn write(path: &Path, content: &str) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, content).unwrap();
-}
 
 fn source(i: usize, version: &str) -> String {
     format!(
@@ -48,19 +23,18 @@ fn source(i: usize, version: &str) -> String {
 /// always-on, some importing a documentation section), instruction files
 /// at the root and in some modules; committed, then 500 files changed:
 /// edits, staged edits, renames made outside git and new untracked files.
-fn repository(root: &Path, home: &Path) {
-    write(&home.join(".gitconfig"), "");
+fn repository(p: &Project) {
     for i in 0..FILES {
-        write(
-            &root.join(format!("src/mod{:03}/file{i:05}.ts", i % MODULES)),
-            &source(i, "v1"),
+        p.write(
+            &format!("src/mod{:03}/file{i:05}.ts", i % MODULES),
+            source(i, "v1"),
         );
     }
     let mut guide = String::from("# Guide\n");
     for section in 0..20 {
         guide.push_str(&format!("\n## Section {section}\n\nWhat section {section} asks of the code, in a few sentences of guidance.\n"));
     }
-    write(&root.join("docs/guide.md"), &guide);
+    p.write("docs/guide.md", &guide);
     for r in 0..60 {
         let (front, import) = match r % 10 {
             0 => ("alwaysApply: true".to_string(), String::new()),
@@ -73,64 +47,55 @@ fn repository(root: &Path, home: &Path) {
                 String::new(),
             ),
         };
-        write(
-            &root.join(format!(".cursor/rules/group{}/rule{r:02}.mdc", r % 6)),
-            &format!("---\ndescription: rule {r}\n{front}\n---\n# Rule {r}\n\nWhat rule {r} requires.\n{import}"),
+        p.rule(
+            &format!("group{}/rule{r:02}.mdc", r % 6),
+            format!("---\ndescription: rule {r}\n{front}\n---\n# Rule {r}\n\nWhat rule {r} requires.\n{import}"),
         );
     }
-    write(
-        &root.join("AGENTS.md"),
+    p.write(
+        "AGENTS.md",
         "# Agents\n\nRun the tests before committing.\n",
     );
-    write(&root.join("CLAUDE.md"), "# Claude\n\n@AGENTS.md\n");
+    p.write("CLAUDE.md", "# Claude\n\n@AGENTS.md\n");
     for m in (0..MODULES).step_by(20) {
-        write(
-            &root.join(format!("src/mod{m:03}/AGENTS.md")),
-            &format!("# Module {m}\n\nKeep module {m} small.\n"),
+        p.write(
+            &format!("src/mod{m:03}/AGENTS.md"),
+            format!("# Module {m}\n\nKeep module {m} small.\n"),
         );
     }
-    git(root, home, &["init", "-q", "--initial-branch=main"]);
-    git(root, home, &["add", "-A"]);
-    git(root, home, &["commit", "-q", "-m", "base"]);
-    let path = |i: usize| root.join(format!("src/mod{:03}/file{i:05}.ts", i % MODULES));
+    p.init_git().commit_all("base");
+    let path = |i: usize| format!("src/mod{:03}/file{i:05}.ts", i % MODULES);
     let step = FILES / CHANGED;
     for n in 0..CHANGED {
         let i = n * step;
         match n % 5 {
-            0 | 1 => write(&path(i), &source(i, "v2")),
+            0 | 1 => {
+                p.write(&path(i), source(i, "v2"));
+            }
             2 => {
-                write(&path(i), &source(i, "v2"));
-                git(root, home, &["add", "--", path(i).to_str().unwrap()]);
+                p.write(&path(i), source(i, "v2"));
+                p.git(&["add", "--", &path(i)]);
             }
             3 => {
-                let moved = root.join(format!("src/mod{:03}/moved{i:05}.ts", i % MODULES));
-                fs::rename(path(i), moved).unwrap();
+                let moved = format!("src/mod{:03}/moved{i:05}.ts", i % MODULES);
+                fs::rename(p.path(path(i)), p.path(moved)).unwrap();
             }
-            _ => write(
-                &root.join(format!("src/new/untracked{n:03}.ts")),
-                &source(n, "new"),
-            ),
+            _ => {
+                p.write(&format!("src/new/untracked{n:03}.ts"), source(n, "new"));
+            }
         }
     }
 }
 
-fn run(binary: &str, root: &Path, home: &Path, args: &[&str]) -> Duration {
+fn run(p: &Project, binary: &str, args: &[&str]) -> Duration {
     let start = Instant::now();
-    let out = Command::new(binary)
+    let out = p
+        .command(binary)
         .args(args)
-        .current_dir(root)
-        .env("HOME", home)
-        .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
         .env_remove("RULE_FAIRY_PROJECT_DIR")
-        .output()
-        .unwrap();
+        .output();
     let elapsed = start.elapsed();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     elapsed
 }
 
@@ -144,21 +109,18 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn main() {
-    let dir = tempfile::tempdir().unwrap();
-    let (root, home) = (dir.path().join("repo"), dir.path().join("home"));
-    repository(&root, &home);
+    let p = Project::new();
+    repository(&p);
     let binary = env!("CARGO_BIN_EXE_rule-fairy");
-    let out = Command::new(binary)
+    let out = p
+        .command(binary)
         .args(["review", "fetch", "--local"])
-        .current_dir(&root)
-        .env("HOME", &home)
-        .output()
-        .unwrap();
-    println!("{}", String::from_utf8_lossy(&out.stdout).trim());
+        .output();
+    println!("{}", stdout(&out).trim());
     let (mut fetches, mut bundles, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..13 {
-        let fetch = run(binary, &root, &home, &["review", "fetch", "--local"]);
-        let bundle = run(binary, &root, &home, &["review", "bundle"]);
+        let fetch = run(&p, binary, &["review", "fetch", "--local"]);
+        let bundle = run(&p, binary, &["review", "bundle"]);
         // The first rounds warm the file system cache.
         if round >= 2 {
             fetches.push(fetch);
@@ -166,7 +128,7 @@ fn main() {
             pairs.push(fetch + bundle);
         }
     }
-    let report = fs::read_to_string(root.join(".rule-fairy/review/diff/rules.md")).unwrap();
+    let report = p.read(".rule-fairy/review/diff/rules.md");
     println!("{}", report.lines().take(6).collect::<Vec<_>>().join("\n"));
     println!(
         "review, {FILES} files, {CHANGED}-file change ({} runs): fetch --local median {:.0} ms, bundle median {:.0} ms, both median {:.0} ms (target 1000 ms)",

@@ -1,68 +1,15 @@
 //! The built `rule-fairy` binary on temporary projects.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
 
 use serde_json::{json, Value};
 
-struct Project {
-    dir: tempfile::TempDir,
-}
-
-impl Project {
-    fn new() -> Self {
-        Project {
-            dir: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn root(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn file(&self, rel: &str, content: impl AsRef<[u8]>) -> &Self {
-        let path = self.root().join(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, content).unwrap();
-        self
-    }
-
-    fn rule(&self, name: &str, content: impl AsRef<[u8]>) -> &Self {
-        self.file(&format!(".cursor/rules/{name}"), content)
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.run_in(self.root(), args)
-    }
-
-    fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_rule-fairy"))
-            .args(args)
-            .current_dir(cwd)
-            .env_remove("RULE_FAIRY_PROJECT_DIR")
-            .output()
-            .unwrap()
-    }
-
-    fn json(&self, args: &[&str]) -> Value {
-        let out = self.run(args);
-        serde_json::from_slice(&out.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
-    }
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use crate::util::*;
 
 fn sample() -> Project {
     let p = Project::new();
-    p.file(".git/HEAD", "ref: refs/heads/main\n")
+    p.write(".git/HEAD", "ref: refs/heads/main\n")
         .rule("base.mdc", "---\nalwaysApply: true\n---\n# Base")
         .rule("ui.mdc", "---\nglobs: apps/**/ui/**/*.clj\n---\n# UI")
         .rule(
@@ -158,7 +105,7 @@ fn an_invalid_glob_is_reported_when_reached_and_others_still_fire() {
 #[test]
 fn a_bad_config_fails_with_file_and_line() {
     let p = sample();
-    p.file("rule-fairy.edn", "{:rules\n {:dir [\"x\"]}}");
+    p.write("rule-fairy.edn", "{:rules\n {:dir [\"x\"]}}");
     let out = p.run(&["explain", "--prompt", "x"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
@@ -235,12 +182,12 @@ fn check_exits_zero_with_only_warnings() {
 #[test]
 fn duplicate_names_across_directories() {
     let p = Project::new();
-    p.file(
+    p.write(
         "rule-fairy.edn",
         "{:rules {:dirs [\".cursor/rules\" \"docs/rules\"]}}",
     )
     .rule("a.mdc", "---\nalwaysApply: true\n---\nA")
-    .file("docs/rules/a.mdc", "---\nalwaysApply: true\n---\nA2");
+    .write("docs/rules/a.mdc", "---\nalwaysApply: true\n---\nA2");
     let out = p.run(&["explain", "--prompt", "x"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("Rule names defined in more than one rules directory: a.mdc"));
@@ -327,7 +274,7 @@ fn hostile_rule_files_give_clear_errors_and_never_panic() {
 #[test]
 fn a_rules_directory_that_is_a_file() {
     let p = Project::new();
-    p.file(".cursor/rules", "I am a file");
+    p.write(".cursor/rules", "I am a file");
     let out = p.run(&["check"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -353,7 +300,7 @@ fn documented() -> Project {
         "---\nglobs: src/ui/**\npromptAnyOf: widget\n---\n# UI\n\n@doc/guide.md#ui",
     )
     .rule("base.mdc", "---\nalwaysApply: true\n---\n# Base")
-    .file(
+    .write(
         "doc/guide.md",
         "# Guide\n\n## UI\n\nui text\n\n## Other\n\nnot imported\n",
     );
@@ -425,7 +372,7 @@ fn render_and_json_do_not_mix() {
 
 fn conditioned() -> Project {
     let p = Project::new();
-    p.file("Cargo.toml", "[package]\n")
+    p.write("Cargo.toml", "[package]\n")
         .rule(
             "gpt.mdc",
             "---\nmodel: [gpt-5]\nos: [linux]\nmatch: all\n---\n# GPT",
@@ -483,9 +430,9 @@ fn explain_takes_facts_from_flags_and_reports_each_condition() {
 #[test]
 fn explain_reads_file_contents_for_file_contains() {
     let p = conditioned();
-    p.file("db/drop.sql", "DROP TABLE orders;\n")
-        .file("db/keep.sql", "SELECT 1;\n")
-        .file("elsewhere.txt", "DROP TABLE x;\n");
+    p.write("db/drop.sql", "DROP TABLE orders;\n")
+        .write("db/keep.sql", "SELECT 1;\n")
+        .write("elsewhere.txt", "DROP TABLE x;\n");
     let value = p.json(&["explain", "--path", "db/drop.sql", "db/keep.sql", "--json"]);
     assert_eq!(
         value["rules"][0]["reasons"],
@@ -516,20 +463,7 @@ fn explain_reads_file_contents_for_file_contains() {
 #[test]
 fn explain_reads_the_branch_from_git_when_a_rule_asks() {
     let p = Project::new();
-    fs::remove_file(p.root().join(".git/HEAD")).ok();
-    let git = |args: &[&str]| {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(p.root())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    git(&["init", "-q", "-b", "feature/x"]);
+    p.git(&["init", "-q", "-b", "feature/x"]);
     p.rule(
         "feature.mdc",
         "---\nbranch: [\"feature/*\"]\n---\n# Feature",

@@ -2,13 +2,13 @@
 //! Codex reports (the model), durable and ephemeral rules over two turns and
 //! a compaction, and ast-grep findings handed back after an edit.
 
-mod codex_support;
-
-use codex_support::*;
 use serde_json::json;
 
+use crate::util::codex::*;
+use crate::util::*;
+
 fn conditioned() -> Project {
-    let p = Project::new();
+    let p = project();
     p.rule("base.mdc", "---\nalwaysApply: true\n---\n# Base rule")
         .rule("gpt.mdc", "---\nmodel: [gpt-5.5]\n---\n# GPT rule")
         .rule(
@@ -57,9 +57,10 @@ fn a_model_the_rule_does_not_name_leaves_it_out() {
     assert_eq!(injected(&context), vec!["base.mdc", "other.mdc"]);
 }
 
+#[cfg(feature = "gate")]
 fn gated() -> Project {
-    let p = Project::new();
-    p.file(
+    let p = project();
+    p.write(
         ".kairoku/rules/no-eval.yml",
         "id: no-eval\nlanguage: TypeScript\nseverity: error\nmessage: Do not call eval.\nnote: >-\n  Incident 12: eval ran user input.\nrule:\n  pattern: eval($X)\n",
     );
@@ -70,7 +71,7 @@ fn gated() -> Project {
 #[test]
 fn the_gate_hands_findings_back_after_an_edit() {
     let p = gated();
-    p.file("src/a.ts", "const x = 1;\neval(input);\n");
+    p.write("src/a.ts", "const x = 1;\neval(input);\n");
     let out = p.hook(
         "post-tool",
         &patch_input(
@@ -93,7 +94,7 @@ fn the_gate_hands_findings_back_after_an_edit() {
         "{context}"
     );
     // A clean write says nothing.
-    p.file("src/b.ts", "const y = 2;\n");
+    p.write("src/b.ts", "const y = 2;\n");
     let clean = p.hook(
         "post-tool",
         &patch_input("s3", &add_file_patch("src/b.ts"), None),
@@ -106,7 +107,7 @@ fn the_gate_hands_findings_back_after_an_edit() {
 fn the_gate_findings_follow_the_rules_of_the_edit() {
     let p = gated();
     p.rule("ts.mdc", "---\nglobs: src/**/*.ts\n---\n# TS rule")
-        .file("src/a.ts", "eval(input);\n");
+        .write("src/a.ts", "eval(input);\n");
     let context = codex_accepts(
         POST_TOOL,
         &p.hook(
@@ -124,11 +125,11 @@ fn the_gate_findings_follow_the_rules_of_the_edit() {
 #[test]
 fn a_gate_that_cannot_run_is_told_once_per_session_and_never_blocks() {
     let p = gated();
-    p.file(
+    p.write(
         ".kairoku/rules/broken.yml",
         "id: broken\nlanguage: TypeScript\nrule: [unclosed\n",
     )
-    .file("src/a.ts", "eval(input);\n");
+    .write("src/a.ts", "eval(input);\n");
     let first = p.hook(
         "post-tool",
         &patch_input("s5", &add_file_patch("src/a.ts"), None),
@@ -154,7 +155,7 @@ fn a_gate_that_cannot_run_is_told_once_per_session_and_never_blocks() {
 #[test]
 fn after_a_compaction_session_start_brings_back_every_rule_that_needs_no_prompt() {
     let p = conditioned();
-    p.file("Cargo.toml", "[package]\n")
+    p.write("Cargo.toml", "[package]\n")
         .rule("rust.mdc", "---\nproject: [rust]\n---\n# Rust rule")
         .rule("kw.mdc", "---\npromptAnyOf: widget\n---\n# Keyword rule");
     let out = p.hook("session-start", &session_start_input("s6", "compact", None));

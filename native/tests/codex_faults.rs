@@ -1,18 +1,16 @@
 //! The Codex hooks under bad input and faults: nothing crashes, nothing
 //! recorded is lost, and what went wrong is said with its file and line.
 
-mod codex_support;
-
 use std::fs;
-use std::process::{Command, Stdio};
-use std::sync::Arc;
 use std::thread;
 
-use codex_support::*;
 use serde_json::json;
 
+use crate::util::codex::*;
+use crate::util::*;
+
 fn base_project() -> Project {
-    let p = Project::new();
+    let p = project();
     p.rule("base.mdc", "---\nalwaysApply: true\n---\n# Base");
     p
 }
@@ -37,7 +35,7 @@ fn malformed_input_is_refused_with_its_position_and_loses_no_state() {
             if hook != "prompt" && expected == "no `prompt`" {
                 continue; // only the prompt hook needs a prompt
             }
-            let out = run_hook(&p.root(), hook, stdin, &[]);
+            let out = p.hook_raw(p.root(), hook, stdin, &[]);
             assert_eq!(out.status.code(), Some(1), "{hook} {stdin:?}");
             assert!(out.stdout.is_empty(), "{hook}: {:?}", out.stdout);
             assert!(stderr(&out).starts_with("rule-fairy: "), "{}", stderr(&out));
@@ -46,7 +44,7 @@ fn malformed_input_is_refused_with_its_position_and_loses_no_state() {
     }
     assert_eq!(fs::read(p.state_dir().join("s1.json")).unwrap(), before);
     // Blank input is no event at all.
-    let blank = run_hook(&p.root(), "prompt", b"", &[]);
+    let blank = p.hook_raw(p.root(), "prompt", b"", &[]);
     assert_eq!(codex_accepts(PROMPT, &blank), None);
     assert!(blank.stderr.is_empty());
 }
@@ -188,7 +186,7 @@ fn a_transcript_replaced_by_a_shorter_one_starts_over() {
 #[test]
 fn a_broken_configuration_fails_visibly_with_its_line() {
     let p = base_project();
-    p.file(
+    p.write(
         "rule-fairy.edn",
         "{:rules {:dirs [\".cursor/rules\"]}\n :shell-hook {:codex \"yes\"}}",
     );
@@ -205,8 +203,8 @@ fn a_broken_configuration_fails_visibly_with_its_line() {
 
 #[test]
 fn a_broken_rule_fails_the_shell_delivery_visibly_and_keeps_its_paths_pending() {
-    let p = Project::git();
-    p.file("rule-fairy.edn", "{:shell-hook {:codex true}}")
+    let p = git_project();
+    p.write("rule-fairy.edn", "{:shell-hook {:codex true}}")
         .rule(
             "lib.mdc",
             "---\nglobs: lib/**\n---\n# Lib rule\n\n@doc/lib.md",
@@ -226,7 +224,7 @@ fn a_broken_rule_fails_the_shell_delivery_visibly_and_keeps_its_paths_pending() 
     let state = p.state("s1");
     assert_eq!(state["shell"]["pending"], json!(["lib/x.clj"]));
     assert!(state["injected"].as_object().unwrap().is_empty());
-    p.file("doc/lib.md", "# Lib doc\n\nHow lib works.\n");
+    p.write("doc/lib.md", "# Lib doc\n\nHow lib works.\n");
     let out = p.hook("post-tool", &bash_input("s1", "true", None));
     let context = codex_accepts(POST_TOOL, &out).unwrap();
     assert_eq!(injected(&context), vec!["lib.mdc"]);
@@ -241,7 +239,7 @@ fn a_broken_rule_fails_the_shell_delivery_visibly_and_keeps_its_paths_pending() 
 #[test]
 fn a_rule_that_cannot_be_read_is_named_and_the_others_still_arrive() {
     let p = base_project();
-    p.file(
+    p.write(
         ".cursor/rules/latin1.mdc",
         b"---\nalwaysApply: true\n---\n# Caf\xe9\n",
     );
@@ -258,29 +256,17 @@ fn a_rule_that_cannot_be_read_is_named_and_the_others_still_arrive() {
 
 #[test]
 fn sixteen_hooks_of_one_session_at_once_lose_no_record() {
-    let p = Project::new();
+    let p = project();
     for i in 0..16 {
         p.rule(
             &format!("r{i:02}.mdc"),
-            &format!("---\nglobs: src/m{i:02}/**\n---\n# Rule {i}"),
+            format!("---\nglobs: src/m{i:02}/**\n---\n# Rule {i}"),
         );
     }
     p.rule("shared.mdc", "---\nglobs: src/**\n---\n# Shared");
-    let binary = Arc::new(env!("CARGO_BIN_EXE_rule-fairy").to_string());
     // Start all sixteen before feeding any, so they race for the lock.
     let children: Vec<_> = (0..16)
-        .map(|i| {
-            let child = Command::new(binary.as_str())
-                .args(["codex", "post-tool"])
-                .current_dir(p.root())
-                .env_remove("RULE_FAIRY_PROJECT_DIR")
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap();
-            (i, child)
-        })
+        .map(|i| (i, p.rule_fairy().args(["codex", "post-tool"]).spawn()))
         .collect();
     let handles: Vec<_> = children
         .into_iter()
@@ -288,13 +274,7 @@ fn sixteen_hooks_of_one_session_at_once_lose_no_record() {
             let input =
                 patch_input("s1", &add_file_patch(&format!("src/m{i:02}/a.ts")), None).to_string();
             thread::spawn(move || {
-                use std::io::Write;
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(input.as_bytes())
-                    .unwrap();
+                feed(&mut child, input.as_bytes());
                 child.wait_with_output().unwrap()
             })
         })

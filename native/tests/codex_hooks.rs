@@ -2,15 +2,15 @@
 //! delivers, when a rule is due again, and that every output is one Codex
 //! accepts.
 
-mod codex_support;
-
 use std::fs;
 
-use codex_support::*;
 use serde_json::json;
 
+use crate::util::codex::*;
+use crate::util::*;
+
 fn widget_project() -> Project {
-    let p = Project::new();
+    let p = project();
     p.rule(
         "base.mdc",
         "---\nalwaysApply: true\n---\n# Base rule\n\nAlways.",
@@ -47,7 +47,7 @@ fn a_prompt_delivers_always_on_and_keyword_rules_once_per_session() {
 
 #[test]
 fn edit_and_prompt_hooks_share_one_record() {
-    let p = Project::new();
+    let p = project();
     p.rule(
         "both.mdc",
         "---\nalwaysApply: true\nglobs: src/**\n---\n# Both",
@@ -181,7 +181,7 @@ fn two_mebibytes_of_growth_without_a_compaction_record_make_rules_due() {
 
 #[test]
 fn an_apply_patch_move_selects_the_rules_of_both_paths() {
-    let p = Project::new();
+    let p = project();
     p.rule("origin.mdc", "---\nglobs: old/**\n---\n# Origin")
         .rule("destination.mdc", "---\nglobs: new/**\n---\n# Destination");
     let patch = "*** Begin Patch\n*** Update File: old/a.clj\n*** Move to: new/a.clj\n@@\n-a\n+b\n*** End Patch\n";
@@ -243,8 +243,8 @@ fn a_session_in_a_subdirectory_works_from_the_project_root() {
 
 #[test]
 fn a_subproject_keeps_its_own_rules_and_state() {
-    let p = Project::new();
-    p.file(
+    let p = project();
+    p.write(
         "backend/.cursor/rules/widget.mdc",
         "---\nglobs: src/**\n---\n# Backend widget rule",
     );
@@ -263,8 +263,8 @@ fn a_subproject_keeps_its_own_rules_and_state() {
 
 #[test]
 fn the_shell_hook_delivers_for_files_a_command_changed() {
-    let p = Project::git();
-    p.file("rule-fairy.edn", "{:shell-hook {:codex true}}")
+    let p = git_project();
+    p.write("rule-fairy.edn", "{:shell-hook {:codex true}}")
         .rule("widget.mdc", "---\nglobs: src/**\n---\n# Widget rule")
         .rule("docs.mdc", "---\nglobs: docs/**\n---\n# Docs rule");
     p.sh("git add -A && git commit -qm rules");
@@ -305,7 +305,7 @@ fn the_shell_hook_delivers_for_files_a_command_changed() {
 
 #[test]
 fn with_the_shell_hook_off_a_command_changes_nothing_and_starts_no_check() {
-    let p = Project::git();
+    let p = git_project();
     p.rule("widget.mdc", "---\nglobs: src/**\n---\n# Widget rule");
     p.sh("git add -A && git commit -qm rules");
     codex_accepts(PROMPT, &p.hook("prompt", &prompt_input("s1", "hi", None)));
@@ -323,11 +323,11 @@ fn with_the_shell_hook_off_a_command_changes_nothing_and_starts_no_check() {
 #[test]
 fn the_plugin_root_is_recorded_and_never_written_under() {
     let p = widget_project();
-    let plugin = tempfile::tempdir().unwrap();
-    let plugin_root = plugin.path().to_string_lossy().into_owned();
+    let plugin = p.beside("plugin");
+    let plugin_root = plugin.to_string_lossy().into_owned();
     let input = prompt_input("s1", "hi", None).to_string();
-    let out = run_hook(
-        &p.root(),
+    let out = p.hook_raw(
+        p.root(),
         "prompt",
         input.as_bytes(),
         &[("PLUGIN_ROOT", &plugin_root)],
@@ -337,9 +337,9 @@ fn the_plugin_root_is_recorded_and_never_written_under() {
         fs::read_to_string(p.state_dir().join("plugin-root")).unwrap(),
         format!("{plugin_root}\n")
     );
-    assert_eq!(fs::read_dir(plugin.path()).unwrap().count(), 0);
+    assert_eq!(fs::read_dir(&plugin).unwrap().count(), 0);
     // A project inside the installed plugin is refused, and nothing is written there.
-    let inside = plugin.path().join("project");
+    let inside = plugin.join("project");
     fs::create_dir_all(inside.join(".git")).unwrap();
     fs::create_dir_all(inside.join(".cursor/rules")).unwrap();
     fs::write(
@@ -347,7 +347,7 @@ fn the_plugin_root_is_recorded_and_never_written_under() {
         "---\nalwaysApply: true\n---\n# A",
     )
     .unwrap();
-    let out = run_hook(
+    let out = p.hook_raw(
         &inside,
         "prompt",
         input.as_bytes(),

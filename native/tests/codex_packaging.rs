@@ -1,31 +1,23 @@
 //! The Codex plugin as shipped: manifests Codex 0.169 loads hooks from, and
 //! the launcher that finds the binary or says it is missing.
 
-mod codex_support;
-
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Output;
 
-use codex_support::*;
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+use crate::util::codex::*;
+use crate::util::*;
 
 fn json_file(rel: &str) -> Value {
-    let text = fs::read_to_string(repo().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let text = fs::read_to_string(repo_root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
 #[test]
 fn the_manifests_point_codex_at_its_own_hooks() {
     // A root plugin.json makes Codex load no hooks at all.
-    assert!(!repo().join("plugin.json").exists());
+    assert!(!repo_root().join("plugin.json").exists());
     let plugin = json_file(".codex-plugin/plugin.json");
     // Without the leading ./ Codex silently falls back to hooks/hooks.json,
     // which is Claude Code's registration.
@@ -79,7 +71,7 @@ fn every_handler_is_unlimited_and_runs_a_real_subcommand() {
     // Each subcommand exists: blank input is answered with nothing, exit 0.
     for (_, args, _) in &seen {
         let hook = args.strip_prefix("codex ").unwrap();
-        let out = run_hook(&repo(), hook, b"", &[]);
+        let out = Project::new().hook_raw(&repo_root(), hook, b"", &[]);
         assert_eq!(out.status.code(), Some(0), "{hook}: {}", stderr(&out));
     }
 }
@@ -121,77 +113,40 @@ fn the_post_tool_matcher_takes_shell_patch_and_mcp_edit_tools() {
 /// extended regular expressions, avoiding a regex dependency for one test.
 fn regex_lite_match(pattern: &str, name: &str) -> bool {
     let pattern = pattern.replace("(?:", "(");
-    Command::new("grep")
+    Run::new("grep")
         .args(["-qE", &pattern])
-        .stdin(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(format!("{name}\n").as_bytes())?;
-            child.wait()
-        })
-        .unwrap()
+        .stdin(format!("{name}\n"))
+        .output()
+        .status
         .success()
 }
 
-/// A copy of the launcher in a plugin directory of its own, so it cannot
-/// find this checkout's builds.
-fn installed_launcher() -> tempfile::TempDir {
-    let plugin = tempfile::tempdir().unwrap();
-    fs::create_dir(plugin.path().join("hooks")).unwrap();
-    fs::copy(repo().join("hooks/run"), plugin.path().join("hooks/run")).unwrap();
-    plugin
-}
-
-fn launch(
-    plugin: &Path,
-    args: &[&str],
-    env: &[(&str, &str)],
-    stdin: &[u8],
-) -> std::process::Output {
-    let project = Project::new();
+/// The launcher run as Codex runs it, in a project with one rule.
+fn run_launcher(plugin: &Project, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Output {
+    let project = project();
     project.rule("base.mdc", "---\nalwaysApply: true\n---\n# Base");
-    launch_in(&project, plugin, args, env, stdin)
+    run_launcher_in(&project, plugin, args, env, stdin)
 }
 
-fn launch_in(
+fn run_launcher_in(
     project: &Project,
-    plugin: &Path,
+    plugin: &Project,
     args: &[&str],
     env: &[(&str, &str)],
     stdin: &[u8],
-) -> std::process::Output {
-    let home = tempfile::tempdir().unwrap();
-    let mut command = Command::new(plugin.join("hooks/run"));
-    command
+) -> Output {
+    launch(project, &plugin.path("hooks/run"))
         .args(args)
-        .current_dir(project.root())
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("HOME", home.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    let mut child = command.spawn().unwrap();
-    {
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(stdin).unwrap();
-    }
-    child.wait_with_output().unwrap()
+        .envs(env)
+        .stdin(stdin)
+        .output()
 }
 
 #[test]
 fn the_launcher_says_so_when_the_binary_is_missing() {
-    let plugin = installed_launcher();
+    let plugin = installed("hooks/run");
     let input = prompt_input("s1", "hi", None).to_string();
-    let out = launch(plugin.path(), &["codex", "prompt"], &[], input.as_bytes());
+    let out = run_launcher(&plugin, &["codex", "prompt"], &[], input.as_bytes());
     let context = codex_accepts(PROMPT, &out).expect("the person is told");
     assert!(
         context.starts_with("[rule-fairy error: the rule-fairy program was not found]\n"),
@@ -205,35 +160,29 @@ fn the_launcher_says_so_when_the_binary_is_missing() {
         .contains("not found"));
     assert!(stderr(&out).contains("was not found"));
     let start = session_start_input("s1", "compact", None).to_string();
-    let out = launch(
-        plugin.path(),
-        &["codex", "session-start"],
-        &[],
-        start.as_bytes(),
-    );
+    let out = run_launcher(&plugin, &["codex", "session-start"], &[], start.as_bytes());
     assert!(codex_accepts(SESSION_START, &out).is_some());
     // The input is read even then: Codex's write of a large prompt must not fail.
     let large = prompt_input("s1", &"word ".repeat(200_000), None).to_string();
-    let out = launch(plugin.path(), &["codex", "prompt"], &[], large.as_bytes());
+    let out = run_launcher(&plugin, &["codex", "prompt"], &[], large.as_bytes());
     assert!(codex_accepts(PROMPT, &out).is_some());
     // After a tool call it fails the hook rather than repeat the entry.
-    let out = launch(plugin.path(), &["codex", "post-tool"], &[], b"{}");
+    let out = run_launcher(&plugin, &["codex", "post-tool"], &[], b"{}");
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
 }
 
 #[test]
 fn the_launcher_runs_the_binary_and_never_exits_2() {
-    let plugin = installed_launcher();
-    let binary = env!("CARGO_BIN_EXE_rule-fairy");
+    let plugin = installed("hooks/run");
     let input = prompt_input("s1", "hi", None).to_string();
-    let project = Project::new();
+    let project = project();
     project.rule("base.mdc", "---\nalwaysApply: true\n---\n# Base");
-    let out = launch_in(
+    let out = run_launcher_in(
         &project,
-        plugin.path(),
+        &plugin,
         &["codex", "prompt"],
-        &[("RULE_FAIRY_BIN", binary)],
+        &[("RULE_FAIRY_BIN", BIN)],
         input.as_bytes(),
     );
     assert_eq!(
@@ -245,15 +194,15 @@ fn the_launcher_runs_the_binary_and_never_exits_2() {
     let recorded = fs::read_to_string(project.state_dir().join("plugin-root")).unwrap();
     assert_eq!(
         fs::canonicalize(recorded.trim_end()).unwrap(),
-        fs::canonicalize(plugin.path()).unwrap()
+        plugin.root()
     );
-    assert_eq!(fs::read_dir(plugin.path()).unwrap().count(), 1);
+    assert_eq!(fs::read_dir(plugin.root()).unwrap().count(), 1);
     // A binary too old to know a subcommand exits 2 (usage), which would
     // make Codex drop the prompt; the launcher turns it into a failure.
-    let out = launch(
-        plugin.path(),
+    let out = run_launcher(
+        &plugin,
         &["codex", "no-such-hook"],
-        &[("RULE_FAIRY_BIN", binary)],
+        &[("RULE_FAIRY_BIN", BIN)],
         b"{}",
     );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
@@ -262,10 +211,9 @@ fn the_launcher_runs_the_binary_and_never_exits_2() {
 
 #[test]
 fn trusting_without_codex_says_what_is_missing() {
-    let out = Command::new(env!("CARGO_BIN_EXE_rule-fairy"))
+    let out = Run::new(BIN)
         .args(["codex", "trust", "--codex", "/nonexistent/codex"])
-        .output()
-        .unwrap();
+        .output();
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty());
     assert!(

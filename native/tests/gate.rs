@@ -5,24 +5,12 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use rule_fairy_test_support::{code, NO_EVAL};
 use serde_json::Value;
 
-struct Project {
-    dir: tempfile::TempDir,
-}
-
-const NO_EVAL: &str = "id: no-eval
-language: TypeScript
-severity: error
-message: Do not call eval on $ARG.
-note: |-
-  PR #12 defect 1: eval ran a string from the request body.
-  Parse it instead.
-rule:
-  pattern: eval($ARG)
-";
+use crate::util::*;
 
 const NO_EVAL_TEST: &str = "id: no-eval
 valid:
@@ -31,83 +19,35 @@ invalid:
   - eval(body)
 ";
 
-impl Project {
-    fn new() -> Self {
-        Project {
-            dir: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn root(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn file(&self, rel: &str, content: &str) -> &Self {
-        let path = self.root().join(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, content).unwrap();
-        self
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.run_in(self.root(), args)
-    }
-
-    fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_rule-fairy"))
-            .args(args)
-            .current_dir(cwd)
-            .env("RULE_FAIRY_PROJECT_DIR", self.root())
-            .output()
-            .unwrap()
-    }
-
-    fn git(&self, args: &[&str]) {
-        let out = Command::new("git")
-            .arg("-C")
-            .arg(self.root())
-            .args(args)
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@example.com")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@example.com")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", self.root())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+/// `rule-fairy <args>` from `cwd`, told the project's directory as a host
+/// tells it.
+fn run_in(p: &Project, cwd: &Path, args: &[&str]) -> Output {
+    p.rule_fairy()
+        .cwd(cwd)
+        .env("RULE_FAIRY_PROJECT_DIR", p.root())
+        .args(args)
+        .output()
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().unwrap()
+/// `rule-fairy <args>` from the project's directory, told it as a host
+/// tells it.
+fn run(p: &Project, args: &[&str]) -> Output {
+    run_in(p, p.root(), args)
 }
 
 fn violating() -> Project {
     let p = Project::new();
-    p.file(".kairoku/rules/security/no-eval.yml", NO_EVAL)
-        .file(".kairoku/rule-tests/no-eval-test.yml", NO_EVAL_TEST)
-        .file("src/api.ts", "const a = 1;\nexport const b = eval(body);\n")
-        .file("src/ok.ts", "export const c = 2;\n");
+    p.write(".kairoku/rules/security/no-eval.yml", NO_EVAL)
+        .write(".kairoku/rule-tests/no-eval-test.yml", NO_EVAL_TEST)
+        .write("src/api.ts", "const a = 1;\nexport const b = eval(body);\n")
+        .write("src/ok.ts", "export const c = 2;\n");
     p
 }
 
 #[test]
 fn scan_prints_rule_file_line_message_and_note_and_exits_1() {
     let p = violating();
-    let out = p.run(&["gate", "scan"]);
+    let out = run(&p, &["gate", "scan"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
@@ -122,8 +62,8 @@ fn scan_prints_rule_file_line_message_and_note_and_exits_1() {
 #[test]
 fn scan_json_prints_one_object_per_finding() {
     let p = violating();
-    p.file("src/more.ts", "eval(a);\neval(b);\n");
-    let out = p.run(&["gate", "scan", "--json"]);
+    p.write("src/more.ts", "eval(a);\neval(b);\n");
+    let out = run(&p, &["gate", "scan", "--json"]);
     assert_eq!(code(&out), 1);
     let lines: Vec<Value> = stdout(&out)
         .lines()
@@ -146,7 +86,7 @@ fn scan_json_prints_one_object_per_finding() {
 #[test]
 fn a_clean_scan_exits_0_and_paths_are_the_shell_s() {
     let p = violating();
-    let out = p.run_in(&p.root().join("src"), &["gate", "scan", "ok.ts"]);
+    let out = run_in(&p, &p.root().join("src"), &["gate", "scan", "ok.ts"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
     assert!(stderr(&out).starts_with("0 errors, 0 other findings in 1 file"));
@@ -155,7 +95,7 @@ fn a_clean_scan_exits_0_and_paths_are_the_shell_s() {
 #[test]
 fn a_missing_path_exits_2_with_a_message() {
     let p = violating();
-    let out = p.run(&["gate", "scan", "src/nope.ts", "--json"]);
+    let out = run(&p, &["gate", "scan", "src/nope.ts", "--json"]);
     assert_eq!(code(&out), 2);
     assert_eq!(stdout(&out), "");
     assert!(
@@ -179,14 +119,14 @@ fn a_rule_that_cannot_be_read_exits_2_naming_file_and_line() {
         ),
     ] {
         let p = violating();
-        p.file(".kairoku/rules/bad.yml", rule)
-            .file("a.rb", "puts 1\n");
+        p.write(".kairoku/rules/bad.yml", rule)
+            .write("a.rb", "puts 1\n");
         for args in [
             &["gate", "scan"][..],
             &["gate", "check", "src/api.ts"],
             &["gate", "test"],
         ] {
-            let out = p.run(args);
+            let out = run(&p, args);
             assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
             let message = stderr(&out);
             assert!(
@@ -201,8 +141,8 @@ fn a_rule_that_cannot_be_read_exits_2_naming_file_and_line() {
 #[test]
 fn check_reports_only_the_written_files() {
     let p = violating();
-    p.file("src/other.ts", "eval(x)\n");
-    let out = p.run(&["gate", "check", "src/ok.ts", "src/api.ts", "--json"]);
+    p.write("src/other.ts", "eval(x)\n");
+    let out = run(&p, &["gate", "check", "src/ok.ts", "src/api.ts", "--json"]);
     assert_eq!(code(&out), 1);
     let lines: Vec<Value> = stdout(&out)
         .lines()
@@ -210,27 +150,27 @@ fn check_reports_only_the_written_files() {
         .collect();
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["file"], "src/api.ts");
-    let clean = p.run(&["gate", "check", "src/ok.ts"]);
+    let clean = run(&p, &["gate", "check", "src/ok.ts"]);
     assert_eq!((code(&clean), stdout(&clean)), (0, String::new()));
     // A file the write deleted has nothing to report.
-    let gone = p.run(&["gate", "check", "src/deleted.ts"]);
+    let gone = run(&p, &["gate", "check", "src/deleted.ts"]);
     assert_eq!(code(&gone), 0, "{}", stderr(&gone));
     let absolute = p.root().join("src/api.ts");
-    let human = p.run(&["gate", "check", absolute.to_str().unwrap()]);
+    let human = run(&p, &["gate", "check", absolute.to_str().unwrap()]);
     assert!(stdout(&human).starts_with("error[no-eval] src/api.ts:2: "));
 }
 
 #[test]
 fn test_runs_the_rule_tests() {
     let p = violating();
-    let out = p.run(&["gate", "test"]);
+    let out = run(&p, &["gate", "test"]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     assert_eq!(stdout(&out), "1 rule: 2 of 2 cases passed.\n");
-    p.file(
+    p.write(
         ".kairoku/rules/security/no-eval.yml",
-        &NO_EVAL.replace("eval($ARG)", "evaluate($ARG)"),
+        NO_EVAL.replace("eval($ARG)", "evaluate($ARG)"),
     );
-    let out = p.run(&["gate", "test"]);
+    let out = run(&p, &["gate", "test"]);
     assert_eq!(code(&out), 1);
     assert_eq!(
         stdout(&out),
@@ -241,19 +181,17 @@ fn test_runs_the_rule_tests() {
 #[test]
 fn rules_from_a_ref_hold_even_when_the_change_deletes_them() {
     let p = violating();
-    p.git(&["init", "-q", "-b", "main"]);
-    p.git(&["add", "-A"]);
-    p.git(&["commit", "-q", "-m", "rules"]);
+    p.init_git().commit_all("rules");
     p.git(&["checkout", "-q", "-b", "change"]);
     fs::remove_dir_all(p.root().join(".kairoku")).unwrap();
-    let weakened = p.run(&["gate", "scan"]);
+    let weakened = run(&p, &["gate", "scan"]);
     assert_eq!(code(&weakened), 0);
-    let held = p.run(&["gate", "scan", "--rules-from", "main"]);
+    let held = run(&p, &["gate", "scan", "--rules-from", "main"]);
     assert_eq!(code(&held), 1, "{}", stderr(&held));
     assert!(stdout(&held).starts_with("error[no-eval] src/api.ts:2:"));
-    let tests = p.run(&["gate", "test", "--rules-from", "main"]);
+    let tests = run(&p, &["gate", "test", "--rules-from", "main"]);
     assert_eq!(code(&tests), 0, "{}", stdout(&tests));
-    let unknown = p.run(&["gate", "scan", "--rules-from", "origin/nope"]);
+    let unknown = run(&p, &["gate", "scan", "--rules-from", "origin/nope"]);
     assert_eq!(code(&unknown), 2);
     assert!(stderr(&unknown).contains("git ref `origin/nope`"));
 }
@@ -261,11 +199,11 @@ fn rules_from_a_ref_hold_even_when_the_change_deletes_them() {
 #[test]
 fn check_lists_gate_rules_with_languages_and_coverage() {
     let p = violating();
-    p.file(
+    p.write(
         ".kairoku/rules/py.yml",
         "id: no-pickle\nlanguage: python\nseverity: warning\nrule:\n  pattern: pickle.loads($X)\n",
     );
-    let out = p.run(&["check"]);
+    let out = run(&p, &["check"]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let text = stdout(&out);
     assert!(
@@ -280,7 +218,7 @@ fn check_lists_gate_rules_with_languages_and_coverage() {
         text.contains("  no-pickle  Python      warning  no tests  (.kairoku/rules/py.yml:1)\n"),
         "{text}"
     );
-    let json: Value = serde_json::from_slice(&p.run(&["check", "--json"]).stdout).unwrap();
+    let json: Value = serde_json::from_slice(&run(&p, &["check", "--json"]).stdout).unwrap();
     // Rules come in the order of their files.
     assert_eq!(json["gate"]["rules"][0]["id"], "no-pickle");
     assert_eq!(json["gate"]["rules"][0]["language"], "Python");
@@ -291,29 +229,29 @@ fn check_lists_gate_rules_with_languages_and_coverage() {
 #[test]
 fn check_fails_on_a_broken_gate_and_says_nothing_without_one() {
     let p = violating();
-    p.file(
+    p.write(
         ".kairoku/rules/bad.yml",
         "id: x\nlanguage: cobol\nrule:\n  pattern: x\n",
     );
-    let out = p.run(&["check"]);
+    let out = run(&p, &["check"]);
     assert_eq!(code(&out), 1);
     assert!(
         stdout(&out).contains("gate: error: .kairoku/rules/bad.yml:2: unknown language `cobol`")
     );
-    let json: Value = serde_json::from_slice(&p.run(&["check", "--json"]).stdout).unwrap();
+    let json: Value = serde_json::from_slice(&run(&p, &["check", "--json"]).stdout).unwrap();
     assert!(json["gate"]["error"].as_str().unwrap().contains("cobol"));
     let plain = Project::new();
-    let out = plain.run(&["check", "--json"]);
+    let out = run(&plain, &["check", "--json"]);
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(json.get("gate").is_none());
 }
 
 #[test]
 fn the_worked_example_catches_its_defect_and_its_test_passes() {
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/webshop");
+    let example = repo_root().join("examples/webshop");
     let example = example.to_str().unwrap();
     let here = Project::new();
-    let scan = here.run(&["gate", "scan", "--project", example]);
+    let scan = run(&here, &["gate", "scan", "--project", example]);
     assert_eq!(code(&scan), 1, "{}", stderr(&scan));
     let text = stdout(&scan);
     assert!(
@@ -321,7 +259,7 @@ fn the_worked_example_catches_its_defect_and_its_test_passes() {
         "{text}"
     );
     assert!(text.contains("  webshop PR #41 defect 2: "), "{text}");
-    let test = here.run(&["gate", "test", "--project", example]);
+    let test = run(&here, &["gate", "test", "--project", example]);
     assert_eq!(code(&test), 0, "{}", stdout(&test));
     assert_eq!(stdout(&test), "1 rule: 3 of 3 cases passed.\n");
 }
@@ -329,8 +267,8 @@ fn the_worked_example_catches_its_defect_and_its_test_passes() {
 #[test]
 fn check_names_a_bad_gate_key_once() {
     let p = violating();
-    p.file("rule-fairy.edn", "{:gate {:dirs []}}\n");
-    let out = p.run(&["check"]);
+    p.write("rule-fairy.edn", "{:gate {:dirs []}}\n");
+    let out = run(&p, &["check"]);
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     assert_eq!(
@@ -343,7 +281,7 @@ fn check_names_a_bad_gate_key_once() {
         text.starts_with("rule-fairy.edn:1: error: :gate :dirs"),
         "{text}"
     );
-    let scan = p.run(&["gate", "scan"]);
+    let scan = run(&p, &["gate", "scan"]);
     assert_eq!(code(&scan), 2);
     assert!(stderr(&scan).starts_with("rule-fairy gate: rule-fairy.edn:1: :gate :dirs"));
 }

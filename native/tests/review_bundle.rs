@@ -2,14 +2,14 @@
 //! 175 and 176): the bundle from a fetched or given patch, the rules
 //! revision over the guidance it read, and bad input.
 
-mod review_support;
-
 use std::fs;
 
-use review_support::*;
 use serde_json::json;
 
-fn rules_md(repo: &Repo) -> String {
+use crate::util::review::*;
+use crate::util::*;
+
+fn rules_md(repo: &Project) -> String {
     repo.read(&format!("{DIFF_DIR}/rules.md"))
 }
 
@@ -193,7 +193,7 @@ fn case_158_instruction_imports_links_and_dedup_in_a_real_bundle() {
 /// Case 176: guidance reached through links is checked where it lives.
 #[test]
 fn case_176_linked_guidance_is_checked_at_its_target() {
-    let repo = Repo::new();
+    let repo = repo();
     repo.write("src/a.clj", "old\n")
         .write("docs/guidance.md", "# Guidance")
         .write("docs/shared.md", "# Shared\n")
@@ -210,7 +210,7 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
         .link("rule-fairy.edn", "settings/rules.edn");
     repo.commit_all("base");
     repo.write("src/a.clj", "new\n");
-    let clean = |repo: &Repo| {
+    let clean = |repo: &Project| {
         repo.ok(&["review", "fetch", "--local"]);
         repo.ok(&["review", "bundle"]);
         repo.meta(DIFF_DIR)["rules"]["clean"].clone()
@@ -238,7 +238,7 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
     assert_eq!(clean(&repo), true);
 
     // Guidance outside the checkout leaves cleanliness unknown.
-    let outside = repo.sandbox.dir("outside");
+    let outside = repo.beside("outside");
     fs::write(outside.join("guidance.md"), "# Outside").unwrap();
     fs::create_dir_all(outside.join("rules")).unwrap();
     fs::write(outside.join("rules/o.mdc"), "# O\n").unwrap();
@@ -273,7 +273,7 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
 
 #[test]
 fn case_176_a_subproject_sharing_rules_in_its_checkout() {
-    let repo = Repo::new();
+    let repo = repo();
     repo.write("shared/rules/r.mdc", "---\nglobs: src/**\n---\n# Shared\n")
         .write("app/src/a.clj", "old\n")
         .link("app/.cursor/rules", "../../shared/rules");
@@ -281,9 +281,7 @@ fn case_176_a_subproject_sharing_rules_in_its_checkout() {
     repo.write("app/src/a.clj", "new\n");
     let app = repo.path("app");
     let clean = || {
-        let out = repo
-            .sandbox
-            .rule_fairy(&app, &["review", "fetch", "--local"], &[]);
+        let out = repo.run_in(&app, &["review", "fetch", "--local"]);
         assert!(out.status.success(), "{}", stderr(&out));
         let meta: serde_json::Value = serde_json::from_str(
             &fs::read_to_string(app.join(DIFF_DIR).join("meta.json")).unwrap(),
@@ -308,14 +306,14 @@ fn case_176_a_subproject_sharing_rules_in_its_checkout() {
 
 #[test]
 fn case_176_ignored_guidance_is_not_committed_guidance() {
-    let repo = Repo::new();
+    let repo = repo();
     repo.write("src/a.clj", "old\n")
         .write(".gitignore", ".cursor/\nrule-fairy.edn\n.DS_Store\n");
     repo.commit_all("base");
     repo.write(".cursor/rules/r.mdc", "---\nglobs: src/**\n---\n# R\n")
         .write("rule-fairy.edn", "{}")
         .write("src/a.clj", "new\n");
-    let clean = |repo: &Repo| {
+    let clean = |repo: &Project| {
         repo.ok(&["review", "fetch", "--local"]);
         repo.ok(&["review", "bundle"]);
         repo.meta(DIFF_DIR)["rules"]["clean"].clone()
@@ -341,7 +339,7 @@ fn case_176_ignored_guidance_is_not_committed_guidance() {
 /// and an edit to the one really reached makes the guidance unclean.
 #[test]
 fn case_146_a_parent_step_after_a_link() {
-    let repo = Repo::new();
+    let repo = repo();
     repo.write("src/a.clj", "old\n")
         .write("CLAUDE.md", "Root.\n\n@linked/../guide.md\n@guide.md\n")
         .write("docs/guide.md", "Nested guide.")

@@ -2,13 +2,13 @@
 //! 170 to 174): the throwaway index, renames, quoting, the metadata, pull
 //! requests through a fake `gh`, and bad input.
 
-mod review_support;
-
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 
-use review_support::*;
 use serde_json::{json, Value};
+
+use crate::util::review::*;
+use crate::util::*;
 
 #[test]
 fn case_170_local_takes_staged_unstaged_and_untracked_changes_once_each() {
@@ -165,7 +165,7 @@ fn case_171_base_includes_the_branch_and_a_rename_made_outside_git() {
 
 #[test]
 fn case_172_before_the_first_commit() {
-    let repo = Repo::new();
+    let repo = repo();
     repo.write("src/a.clj", "first\n")
         .write(".cursor/rules/r.mdc", "# R");
     repo.git(&["add", "src/a.clj"]);
@@ -193,7 +193,7 @@ fn case_172_before_the_first_commit() {
 
 #[test]
 fn an_empty_repository_has_nothing_to_review() {
-    let repo = Repo::new();
+    let repo = repo();
     let out = repo.ok(&["review", "fetch", "--local"]);
     assert!(out.contains("(0 lines, 0 changed paths)"), "{out}");
     assert_eq!(repo.meta(DIFF_DIR)["changed_paths"], json!([]));
@@ -242,7 +242,7 @@ fn binary_files_are_named_by_their_header() {
 
 #[test]
 fn a_project_below_its_checkout_reviews_its_own_paths() {
-    let repo = Repo::new();
+    let repo = repo();
     repo.write(
         "app/.cursor/rules/r.mdc",
         "---\nglobs: src/**\n---\n# App rule\n",
@@ -253,15 +253,13 @@ fn a_project_below_its_checkout_reviews_its_own_paths() {
     repo.write("app/src/a.clj", "new\n")
         .write("other/src/b.clj", "new\n");
     let app = repo.path("app");
-    let out = repo
-        .sandbox
-        .rule_fairy(&app, &["review", "fetch", "--local"], &[]);
+    let out = repo.run_in(&app, &["review", "fetch", "--local"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let meta: Value =
         serde_json::from_str(&fs::read_to_string(app.join(DIFF_DIR).join("meta.json")).unwrap())
             .unwrap();
     assert_eq!(strings(&meta["changed_paths"]), ["src/a.clj"]);
-    let out = repo.sandbox.rule_fairy(&app, &["review", "bundle"], &[]);
+    let out = repo.run_in(&app, &["review", "bundle"]);
     assert!(stdout(&out).contains("1 of 1 rules"), "{}", stderr(&out));
 }
 
@@ -281,8 +279,8 @@ case "$1 $2" in
 esac
 "#;
 
-fn with_fake_gh(repo: &Repo, script: &str) -> Vec<(&'static str, String)> {
-    let bin = repo.sandbox.dir("bin");
+fn with_fake_gh(repo: &Project, script: &str) -> Vec<(&'static str, String)> {
+    let bin = repo.beside("bin");
     fs::write(bin.join("gh"), script).unwrap();
     fs::set_permissions(bin.join("gh"), fs::Permissions::from_mode(0o755)).unwrap();
     vec![(
@@ -346,10 +344,8 @@ fn a_failing_gh_names_its_command_and_leaves_the_last_fetch() {
         "gh pr diff 999 failed (exit 1): GraphQL: Could not resolve to a PullRequest",
     );
     assert_eq!(repo.patch(), before);
-    let env = vec![("PATH", repo.sandbox.dir("empty-bin").display().to_string())];
-    let out = repo
-        .sandbox
-        .rule_fairy(repo.root(), &["review", "fetch", "--pr", "7"], &env);
+    let env = vec![("PATH", repo.beside("empty-bin").display().to_string())];
+    let out = repo.run_with(&["review", "fetch", "--pr", "7"], &env);
     assert_fails(
         &out,
         "gh pr diff 7 failed: gh is not installed or not on PATH",
@@ -387,7 +383,7 @@ fn case_174_argument_errors_create_nothing() {
 
 #[test]
 fn bad_input_outside_git_and_a_missing_base() {
-    let plain = Repo::plain();
+    let plain = Project::new();
     let out = plain.run(&["review", "fetch", "--local"]);
     assert_fails(&out, "Not a git repository: ");
     assert!(stderr(&out).contains("review bundle --patch"));

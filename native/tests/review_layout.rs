@@ -4,20 +4,12 @@
 //! a skill's text names exists, and the launchers find the program or say
 //! plainly that they cannot.
 
-mod review_support;
-
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use review_support::*;
-
-fn plugin_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+use crate::util::review::*;
+use crate::util::*;
 
 /// The `key: value` lines between the opening and closing `---`.
 fn frontmatter(file: &Path) -> Vec<(String, String)> {
@@ -84,7 +76,7 @@ fn is_executable(path: &Path) -> bool {
 /// root, and `rule-fairy:<name>` as a skill or an agent.
 fn check_named_files(file: &Path, skill_dir: Option<&Path>) {
     let text = fs::read_to_string(file).unwrap();
-    let root = plugin_root();
+    let root = repo_root();
     for link in relative_links(&text) {
         let target = file.parent().unwrap().join(&link);
         assert!(target.exists(), "{}: link {link}", file.display());
@@ -117,7 +109,7 @@ fn check_named_files(file: &Path, skill_dir: Option<&Path>) {
 }
 
 fn skill_dirs() -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = fs::read_dir(plugin_root().join("skills"))
+    let mut dirs: Vec<PathBuf> = fs::read_dir(repo_root().join("skills"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.is_dir())
@@ -160,7 +152,7 @@ fn skills_carry_the_frontmatter_both_hosts_need() {
 
 #[test]
 fn every_file_the_texts_name_exists() {
-    let root = plugin_root();
+    let root = repo_root();
     let procedure = root.join("skills/review/references/procedure.md");
     assert!(procedure.is_file());
     check_named_files(&procedure, Some(&root.join("skills/review")));
@@ -176,10 +168,10 @@ fn every_file_the_texts_name_exists() {
 
 #[test]
 fn the_mention_checks_can_fail() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("SKILL.md");
+    let dir = Project::new();
+    let file = dir.path("SKILL.md");
     fs::write(&file, "Run `<skill-dir>/scripts/missing`.\n").unwrap();
-    assert!(std::panic::catch_unwind(|| check_named_files(&file, Some(dir.path()))).is_err());
+    assert!(std::panic::catch_unwind(|| check_named_files(&file, Some(dir.root()))).is_err());
     fs::write(&file, "See [the procedure](references/none.md).\n").unwrap();
     assert!(std::panic::catch_unwind(|| check_named_files(&file, None)).is_err());
     fs::write(&file, "Start `rule-fairy:no-such-agent`.\n").unwrap();
@@ -188,7 +180,7 @@ fn the_mention_checks_can_fail() {
 
 #[test]
 fn agents_are_read_only_reviewers() {
-    let mut agents: Vec<PathBuf> = fs::read_dir(plugin_root().join("agents"))
+    let mut agents: Vec<PathBuf> = fs::read_dir(repo_root().join("agents"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
@@ -227,22 +219,16 @@ fn agents_are_read_only_reviewers() {
     }
 }
 
-/// A copy of one skill in a plugin layout of its own, so the launcher's
-/// "checkout" is the copy and not this repository.
-fn installed_skill(sandbox: &Sandbox, skill: &str) -> PathBuf {
-    let plugin = sandbox.dir("plugin");
-    let scripts = plugin.join("skills").join(skill).join("scripts");
-    fs::create_dir_all(&scripts).unwrap();
-    let launcher = scripts.join("run");
-    fs::copy(
-        plugin_root().join("skills").join(skill).join("scripts/run"),
-        &launcher,
-    )
-    .unwrap();
-    launcher
+/// A copy of one skill's launcher in a plugin layout of its own, so the
+/// launcher's "checkout" is the copy and not this repository.
+fn installed_skill(skill: &str) -> (Project, PathBuf) {
+    let rel = format!("skills/{skill}/scripts/run");
+    let plugin = installed(&rel);
+    let launcher = plugin.path(&rel);
+    (plugin, launcher)
 }
 
-fn bare_env(sandbox: &Sandbox) -> Vec<(&'static str, String)> {
+fn bare_env(sandbox: &Project) -> Vec<(&'static str, String)> {
     vec![
         ("PATH", "/usr/bin:/bin".to_string()),
         ("HOME", sandbox.home().display().to_string()),
@@ -251,16 +237,14 @@ fn bare_env(sandbox: &Sandbox) -> Vec<(&'static str, String)> {
 
 #[test]
 fn launchers_find_the_program_in_turn() {
-    let binary = PathBuf::from(env!("CARGO_BIN_EXE_rule-fairy"));
     for (skill, check) in [
         ("review", "usage: review fetch"),
         ("review-plan", "usage: review-plan paths"),
     ] {
-        let sandbox = Sandbox::new();
-        let launcher = installed_skill(&sandbox, skill);
-        let project = sandbox.dir("project");
+        let sandbox = Project::new();
+        let (plugin, launcher) = installed_skill(skill);
         let run = |env: &[(&str, String)], args: &[&str]| {
-            sandbox.run_program(&launcher, &project, args, env)
+            sandbox.command(&launcher).args(args).envs(env).output()
         };
 
         // None anywhere: a clear error, nothing written.
@@ -272,21 +256,21 @@ fn launchers_find_the_program_in_turn() {
         assert!(stderr(&out).contains("cargo install --locked"));
 
         // The plugin's own build, then ~/.cargo/bin, then PATH, then RULE_FAIRY_BIN.
-        let plugin = launcher.ancestors().nth(4).unwrap().to_path_buf();
+        let plugin = plugin.root();
         let install = |dir: &Path| {
             fs::create_dir_all(dir).unwrap();
-            std::os::unix::fs::symlink(&binary, dir.join("rule-fairy")).unwrap();
+            std::os::unix::fs::symlink(BIN, dir.join("rule-fairy")).unwrap();
         };
         install(&plugin.join("target/release"));
         assert_fails(&run(&bare_env(&sandbox), &[]), check);
         install(&sandbox.home().join(".cargo/bin"));
         assert_fails(&run(&bare_env(&sandbox), &[]), check);
-        let path_dir = sandbox.dir("on-path");
+        let path_dir = sandbox.beside("on-path");
         install(&path_dir);
         let mut env = bare_env(&sandbox);
         env[0].1 = format!("{}:/usr/bin:/bin", path_dir.display());
         assert_fails(&run(&env, &[]), check);
-        let old = sandbox.dir("old").join("rule-fairy");
+        let old = sandbox.beside("old").join("rule-fairy");
         fs::write(
             &old,
             "#!/bin/sh\necho \"error: unrecognized subcommand '$1'\" >&2\nexit 2\n",
@@ -304,7 +288,7 @@ fn launchers_find_the_program_in_turn() {
         assert!(stderr(&out).contains("it is older than this plugin"));
 
         // Found and working: arguments pass through unchanged.
-        let env = vec![("RULE_FAIRY_BIN", binary.display().to_string())];
+        let env = vec![("RULE_FAIRY_BIN", BIN.to_string())];
         let out = run(&env, &["clean"]);
         assert!(out.status.success(), "{}", stderr(&out));
         assert!(stdout(&out).starts_with("Removed "), "{}", stdout(&out));

@@ -1,15 +1,15 @@
 //! `rule-fairy review-plan` (behaviour §6.7, 6.8; cases 166 to 169): the
 //! paths a plan touches, its bundle and metadata, and bad input.
 
-mod review_support;
-
 use std::fs;
 
-use review_support::*;
 use serde_json::json;
 
-fn plan_project() -> Repo {
-    let repo = Repo::plain();
+use crate::util::review::*;
+use crate::util::*;
+
+fn plan_project() -> Project {
+    let repo = Project::new();
     repo.write(
         ".cursor/rules/ui.mdc",
         "---\nglobs: apps/**/ui/**\n---\n# UI rule\n\nUI body.\n",
@@ -169,7 +169,7 @@ fn case_168_bundle_meta_and_clean() {
 #[test]
 fn a_plan_outside_the_project_is_read_as_given() {
     let repo = plan_project();
-    let elsewhere = repo.sandbox.dir("plans");
+    let elsewhere = repo.beside("plans");
     let plan = elsewhere.join("plan.md");
     fs::write(
         &plan,
@@ -198,7 +198,7 @@ fn a_plan_outside_the_project_is_read_as_given() {
 
 #[test]
 fn a_plan_bundle_in_git_records_the_revision() {
-    let repo = Repo::new();
+    let repo = repo();
     repo.write(".cursor/rules/ui.mdc", "---\nglobs: src/**\n---\n# UI\n")
         .write("src/a.ts", "")
         .write("plan.md", "Edit `src/a.ts`.\n");

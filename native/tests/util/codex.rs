@@ -1,109 +1,75 @@
-//! Shared by the Codex hook tests: temporary projects, running a hook
-//! process with its JSON on standard input, and Codex's output schema.
-#![allow(dead_code)]
+//! Shared by the Codex hook tests: projects, a hook process with its JSON
+//! on standard input, the hooks' inputs, and Codex's output schema.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::{json, Map, Value};
+
+use super::{stderr, Project, RuleFairy};
 
 pub const PROMPT: &str = "UserPromptSubmit";
 pub const POST_TOOL: &str = "PostToolUse";
 pub const SESSION_START: &str = "SessionStart";
 
-pub struct Project {
-    pub dir: tempfile::TempDir,
+/// An empty project that is its own checkout (a `.git` directory, no
+/// repository).
+pub fn project() -> Project {
+    let p = Project::new();
+    p.dir(".git");
+    p
 }
 
-impl Project {
-    /// An empty project that is its own checkout (a `.git` directory).
-    pub fn new() -> Project {
-        let project = Project {
-            dir: tempfile::tempdir().unwrap(),
-        };
-        fs::create_dir(project.root().join(".git")).unwrap();
-        project
+/// A project in a real git repository with one commit, for the shell check.
+pub fn git_project() -> Project {
+    let p = Project::new();
+    p.init_git();
+    p.git(&["commit", "-q", "--allow-empty", "-m", "start"]);
+    p
+}
+
+/// The Codex hooks run in a project, and the state they keep there.
+pub trait Codex {
+    /// Runs `rule-fairy codex <hook>` in `cwd` with `stdin` and `env`.
+    fn hook_raw(&self, cwd: &Path, hook: &str, stdin: &[u8], env: &[(&str, &str)]) -> Output;
+
+    /// Runs `rule-fairy codex <hook>` in `cwd` with `input` on stdin.
+    fn hook_in(&self, cwd: &Path, hook: &str, input: &Value) -> Output {
+        self.hook_raw(cwd, hook, input.to_string().as_bytes(), &[])
     }
 
-    /// A project in a real git repository with one commit, for the shell check.
-    pub fn git() -> Project {
-        let project = Project {
-            dir: tempfile::tempdir().unwrap(),
-        };
-        project.sh("git init -q && git config user.email t@example.com && git config user.name t && git commit -q --allow-empty -m start");
-        project
-    }
+    /// Runs `rule-fairy codex <hook>` in the project with `input` on stdin.
+    fn hook(&self, hook: &str, input: &Value) -> Output;
 
-    pub fn root(&self) -> PathBuf {
-        fs::canonicalize(self.dir.path()).unwrap()
-    }
+    /// Where the hooks keep their state.
+    fn state_dir(&self) -> PathBuf;
 
-    pub fn file(&self, rel: &str, content: impl AsRef<[u8]>) -> &Self {
-        let path = self.root().join(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, content).unwrap();
-        self
-    }
-
-    pub fn rule(&self, name: &str, content: &str) -> &Self {
-        self.file(&format!(".cursor/rules/{name}"), content)
-    }
-
-    /// Runs a shell command in the project, as the agent's shell would.
-    pub fn sh(&self, command: &str) {
-        let out = Command::new("bash")
-            .arg("-c")
-            .arg(command)
-            .current_dir(self.dir.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{command}: {}", stderr(&out));
-    }
-
-    pub fn state_dir(&self) -> PathBuf {
-        self.root().join(".rule-fairy/codex")
-    }
-
-    pub fn state(&self, session: &str) -> Value {
+    /// The state file of `session`.
+    fn state(&self, session: &str) -> Value {
         let text = fs::read_to_string(self.state_dir().join(format!("{session}.json"))).unwrap();
         serde_json::from_str(&text).unwrap()
     }
-
-    /// Runs `rule-fairy codex <hook>` in `cwd` with `input` on stdin.
-    pub fn hook_in(&self, cwd: &Path, hook: &str, input: &Value) -> Output {
-        run_hook(cwd, hook, input.to_string().as_bytes(), &[])
-    }
-
-    pub fn hook(&self, hook: &str, input: &Value) -> Output {
-        self.hook_in(&self.root(), hook, input)
-    }
 }
 
-/// The built binary with `stdin`, in `cwd`, with a clean environment for
-/// the variables Rule Fairy reads, plus `env`.
-pub fn run_hook(cwd: &Path, hook: &str, stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_rule-fairy"));
-    command
-        .args(["codex", hook])
-        .current_dir(cwd)
-        .env_remove("RULE_FAIRY_PROJECT_DIR")
-        .env_remove("RULE_FAIRY_PLUGIN_ROOT")
-        .env_remove("PLUGIN_ROOT")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (key, value) in env {
-        command.env(key, value);
+impl Codex for Project {
+    fn hook_raw(&self, cwd: &Path, hook: &str, stdin: &[u8], env: &[(&str, &str)]) -> Output {
+        self.rule_fairy()
+            .cwd(cwd)
+            .args(["codex", hook])
+            .envs(env)
+            .stdin(stdin)
+            .output()
     }
-    let mut child = command.spawn().unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
 
-pub fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    fn hook(&self, hook: &str, input: &Value) -> Output {
+        self.hook_in(self.root(), hook, input)
+    }
+
+    fn state_dir(&self) -> PathBuf {
+        self.path(".rule-fairy/codex")
+    }
 }
 
 pub fn prompt_input(session: &str, prompt: &str, transcript: Option<&Path>) -> Value {

@@ -1,0 +1,17 @@
+//! The integration tests: the built `rule-fairy` binary run as whole
+//! processes on temporary projects, and the plugin's files as they ship.
+//! One test binary, one module per area; `util` holds what they share.
+
+mod util;
+
+mod cli;
+mod codex_conditions;
+mod codex_faults;
+mod codex_hooks;
+mod codex_packaging;
+mod gate;
+mod gate_launcher;
+mod review_bundle;
+mod review_fetch;
+mod review_layout;
+mod review_plan;

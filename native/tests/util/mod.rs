@@ -1,0 +1,102 @@
+//! What the tests share: the workspace's fixtures (a temporary project, its
+//! git repository, programs run in it), the built `rule-fairy` run in a
+//! project, copies of the repository's launchers, and what the Codex and
+//! review tests have in common.
+
+pub mod codex;
+pub mod review;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+pub use rule_fairy_test_support::{feed, stderr, stdout, Project, Run};
+use serde_json::Value;
+
+/// The built binary.
+pub const BIN: &str = env!("CARGO_BIN_EXE_rule-fairy");
+
+/// The variables by which a host tells Rule Fairy its project and plugin;
+/// removed, so a test sets them itself when it means to.
+const HOST_VARIABLES: &[&str] = &[
+    "RULE_FAIRY_PROJECT_DIR",
+    "RULE_FAIRY_PLUGIN_ROOT",
+    "PLUGIN_ROOT",
+];
+
+/// `run` without the host variables.
+fn without_host(run: Run) -> Run {
+    HOST_VARIABLES
+        .iter()
+        .fold(run, |run, name| run.env_remove(name))
+}
+
+/// The built `rule-fairy` run in a project.
+pub trait RuleFairy {
+    /// `rule-fairy` in the project's directory, with the project's
+    /// environment and no host variable.
+    fn rule_fairy(&self) -> Run;
+
+    /// `rule-fairy <args>` from the project's directory.
+    fn run(&self, args: &[&str]) -> Output {
+        self.rule_fairy().args(args).output()
+    }
+
+    /// `rule-fairy <args>` from `cwd`.
+    fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
+        self.rule_fairy().cwd(cwd).args(args).output()
+    }
+
+    /// `rule-fairy <args>` from the project's directory, with `env` set.
+    fn run_with(&self, args: &[&str], env: &[(&str, String)]) -> Output {
+        self.rule_fairy().args(args).envs(env).output()
+    }
+
+    /// Runs and expects success; returns standard output.
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    }
+
+    /// Runs and reads standard output as one JSON value.
+    fn json(&self, args: &[&str]) -> Value {
+        let out = self.run(args);
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)))
+    }
+}
+
+impl RuleFairy for Project {
+    fn rule_fairy(&self) -> Run {
+        without_host(self.command(BIN))
+    }
+}
+
+/// The repository this crate is built from: the plugin as it ships.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// A plugin directory of its own holding a copy of the repository's
+/// launcher `rel` at the same place, so the copy cannot find this
+/// checkout's builds.
+pub fn installed(rel: &str) -> Project {
+    let plugin = Project::new();
+    let copy = plugin.path(rel);
+    fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    fs::copy(repo_root().join(rel), &copy).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    plugin
+}
+
+/// `launcher` run from `project` as a host's hook runs it: a bare
+/// environment, only the system's `PATH` and the project's home.
+pub fn launch(project: &Project, launcher: &Path) -> Run {
+    project
+        .command(launcher)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", project.home())
+}
