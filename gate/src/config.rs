@@ -184,9 +184,9 @@ fn read_edn(tree: &dyn RuleTree, config: &mut GateConfig) -> Result<(), GateErro
         return Ok(());
     };
     let file = tree.display(name);
-    let to_gate = |e: rule_fairy_engine::Error| match e.place.and_then(|p| p.line) {
-        Some(line) => GateError::at(&file, line, e.message),
-        None => GateError::in_file(&file, e.message),
+    let to_gate = |e: rule_fairy_engine::Error| match e.place.as_ref().and_then(|p| p.line) {
+        Some(line) => GateError::at(&file, line, e.message()),
+        None => GateError::in_file(&file, e.message()),
     };
     let gate = Config::parse_file(&text, &file)
         .and_then(|c| c.gate_dirs())
