@@ -15,4 +15,4 @@ pub mod review;
 pub mod rules;
 pub mod syntax;
 
-pub use base::error::{Error, Place, Result};
+pub use base::error::{Error, ErrorKind, Place, Result};

@@ -314,7 +314,7 @@ fn an_invalid_pattern_is_reported_when_reached() {
     assert_eq!(matches.rules.len(), 1);
     assert!(
         matches.errors[0]
-            .message
+            .message()
             .starts_with("Invalid fileContains pattern: (unclosed ("),
         "{:?}",
         matches.errors
@@ -414,7 +414,7 @@ fn other_hosts_formats_map_onto_one_model() {
     fs.add_file("/p/.clinerules/api.md", "dup");
     let err = Project::load(&fs, "/p").unwrap_err();
     assert_eq!(
-        err.message,
+        err.message(),
         "Rule names defined in more than one rules directory: api.md"
     );
 }

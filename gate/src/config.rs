@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use rule_fairy_engine::config::Config;
+use rule_fairy_engine::Place;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 
@@ -184,9 +185,12 @@ fn read_edn(tree: &dyn RuleTree, config: &mut GateConfig) -> Result<(), GateErro
         return Ok(());
     };
     let file = tree.display(name);
-    let to_gate = |e: rule_fairy_engine::Error| match e.place.and_then(|p| p.line) {
-        Some(line) => GateError::at(&file, line, e.message),
-        None => GateError::in_file(&file, e.message),
+    let to_gate = |e: rule_fairy_engine::Error| GateError {
+        message: e.message(),
+        place: Some(Place {
+            file: file.clone(),
+            line: e.place.and_then(|p| p.line),
+        }),
     };
     let gate = Config::parse_file(&text, &file)
         .and_then(|c| c.gate_dirs())

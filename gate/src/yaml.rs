@@ -110,7 +110,7 @@ mod tests {
         let text = "id: a\n---\nid: b\nrule: [unclosed\n";
         let docs = documents(text);
         let err = parse::<serde::de::IgnoredAny>("r.yml", &docs[1], "").unwrap_err();
-        assert_eq!(err.file.as_deref(), Some("r.yml"));
-        assert!(matches!(err.line, Some(4) | Some(5)), "{err}");
+        assert_eq!(err.file(), Some("r.yml"));
+        assert!(matches!(err.line(), Some(4) | Some(5)), "{err}");
     }
 }

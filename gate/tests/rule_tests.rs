@@ -91,10 +91,7 @@ fn a_broken_test_file_names_its_line() {
         "id: no-eval\nvalid: [\n",
     );
     let err = Gate::load(p.root()).unwrap().test().unwrap_err();
-    assert_eq!(
-        err.file.as_deref(),
-        Some(".kairoku/rule-tests/no-eval-test.yml")
-    );
+    assert_eq!(err.file(), Some(".kairoku/rule-tests/no-eval-test.yml"));
     assert!(err.message.starts_with("invalid rule test:"), "{err}");
 }
 

@@ -365,7 +365,7 @@ fn check_files_reports_a_broken_rule_as_an_error() {
     p.write(".kairoku/rules/bad.yml", "id: a\nlanguage: ts\nrule: [\n")
         .write("a.ts", "eval(1)\n");
     let err = check_files(p.root(), &paths(&["a.ts"])).unwrap_err();
-    assert_eq!(err.file.as_deref(), Some(".kairoku/rules/bad.yml"));
+    assert_eq!(err.file(), Some(".kairoku/rules/bad.yml"));
 }
 
 #[test]

@@ -1,8 +1,12 @@
 //! Errors as values with a place: every problem a user can cause names the
-//! file and, where there is one, the line.
+//! file and, where there is one, the line. What went wrong is an
+//! [`ErrorKind`] holding plain data (a line is a number, never text to read
+//! back); its `Display` is the original's exact message, which tests and
+//! users match on.
 
 use std::fmt;
 
+use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
 /// Where a problem sits: a file and, when known, a 1-based line.
@@ -38,26 +42,304 @@ impl fmt::Display for Place {
     }
 }
 
-/// An engine error. `message` is the original's exact text (tests and
-/// users match on it); `place` says where, when the problem is in a file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// Bytes that are not UTF-8: where the first invalid byte sits. Its line
+/// is data, so a caller places the error without reading the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotUtf8 {
+    /// Byte offset of the first invalid byte.
+    pub offset: usize,
+    /// 1-based line of that byte.
+    pub line: usize,
+}
+
+impl fmt::Display for NotUtf8 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "not valid UTF-8 text (invalid byte at offset {}, line {})",
+            self.offset, self.line
+        )
+    }
+}
+
+/// Every kind of problem the engine reports, with the data its message
+/// needs. Keys in `rule-fairy.edn` are named as written (`:rules`,
+/// `:gate :dirs`); files as the user wrote or reached them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorKind {
+    // rule-fairy.edn (behaviour §1.1)
+    /// `rule-fairy.edn` could not be read.
+    CannotReadConfig { reason: String },
+    /// The EDN reader refused the text; `message` is its description.
+    ConfigSyntax {
+        message: String,
+        line: usize,
+        column: usize,
+    },
+    /// The file holds no value, or one that is not a map.
+    ConfigNotMap,
+    /// Keys no one reads, at the top (`section` none) or inside a section
+    /// such as `:rules`.
+    UnknownConfigKeys {
+        section: Option<String>,
+        keys: Vec<String>,
+    },
+    /// A section such as `:rules` whose value is not a map.
+    ConfigSectionNotMap { section: String },
+    /// `:rules :dirs` is not a non-empty vector of paths.
+    RuleDirsValue,
+    /// `:rules :extensions` is not a non-empty vector of extensions.
+    RuleExtensionsValue,
+    /// `:formats` is not a vector; `known` are the format keywords, like
+    /// `:claude`.
+    FormatsValue { known: Vec<String> },
+    /// A `:formats` entry names no format.
+    UnknownFormat { format: String, known: Vec<String> },
+    /// `:gate :dirs` or `:gate :test-dirs` (`key`) is not a non-empty
+    /// vector of paths.
+    GateDirsValue { key: String },
+    /// A `:shell-hook` value is not a boolean.
+    ShellHookValue,
+    /// `:instructions :files` is not a vector of file names.
+    InstructionFilesValue,
+
+    // Text
+    /// A rule file or `rule-fairy.edn` that is not UTF-8.
+    NotUtf8(NotUtf8),
+    /// An imported document (`import` as written) that is not UTF-8.
+    ImportNotUtf8 { import: String, error: NotUtf8 },
+    /// An instruction file (`file` as shown) that is not UTF-8.
+    InstructionNotUtf8 { file: String, error: NotUtf8 },
+
+    // Rule files
+    /// A rule file could not be read.
+    CannotReadRule { reason: String },
+    /// Rule names found in more than one rules directory.
+    DuplicateRuleNames { names: Vec<String> },
+    /// A rule asked for by name is not in the project.
+    UnknownRule { name: String },
+    /// A rule a bundle needs could not be read; `problem` is what its
+    /// finding says.
+    BundleMissesRule { problem: String },
+    /// A rule left out of the project when it loaded; `problem` is what its
+    /// finding says.
+    RuleLeftOut { problem: String },
+
+    // Globs and content patterns
+    /// A glob that does not compile.
+    InvalidGlob { glob: String },
+    /// A `fileContains` pattern that does not compile, and why.
+    InvalidContentPattern { pattern: String, why: String },
+
+    // Imports (behaviour §3)
+    /// The project root could not be resolved to its real path.
+    CannotResolveRoot { root: String, reason: String },
+    /// An import path that leaves the project root as written.
+    ImportEscapesRoot { path: String },
+    /// An import that names no file.
+    ImportMissing { path: String },
+    /// An import whose real path lies outside the project root.
+    ImportOutsideRoot { path: String },
+    /// An import whose real path could not be resolved.
+    CannotResolveImport { path: String, reason: String },
+    /// An imported file that could not be read.
+    CannotReadImport { path: String, reason: String },
+    /// A `#fragment` that is not valid percent-encoding, and why;
+    /// `reference` is the import as written, `path#fragment`.
+    ImportFragmentEncoding { reference: String, why: String },
+    /// A `#fragment` whose heading (decoded, lower-cased) is not in the
+    /// document.
+    ImportHeadingMissing { path: String, heading: String },
+    /// An omission start inside an open omission block, in `document`.
+    NestedOmission { document: String },
+    /// An omission end with no block open, in `document`.
+    UnexpectedOmissionEnd { document: String },
+    /// An omission block never closed, in `document`.
+    UnclosedOmission { document: String },
+
+    // Instruction files (behaviour §6.3)
+    /// An instruction file (`file` as shown) that could not be read.
+    CannotReadInstruction { file: String, reason: String },
+
+    // Budgets and sizes
+    /// The imported documentation is larger than `limit` bytes.
+    DocumentationBudget { limit: usize },
+    /// A review bundle's documentation is larger than `limit` bytes:
+    /// `bytes` imported by `rules` rules for `paths` changed paths.
+    BundleBudget {
+        limit: usize,
+        bytes: usize,
+        rules: usize,
+        paths: usize,
+    },
+
+    // Frames and splitting (behaviour §4.3, §4.4)
+    /// A rule block's heading leaves no room in a frame.
+    HeadingTooLong,
+    /// A fenced block, which is never cut, is larger than a frame.
+    FenceTooLong,
+    /// One Markdown line is larger than a frame.
+    LineTooLong,
+    /// A rendered part is larger than a frame.
+    PartTooLong,
+    /// The hook context prefix leaves no room in a frame.
+    PrefixTooLong,
+    /// A frame is larger than the configured limit.
+    FrameTooLong,
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ErrorKind::*;
+        match self {
+            CannotReadConfig { reason } => write!(f, "Cannot read: {reason}"),
+            ConfigSyntax {
+                message,
+                line,
+                column,
+            } => write!(f, "{message} (line {line}, column {column})"),
+            ConfigNotMap => f.write_str("rule-fairy.edn must contain a map"),
+            UnknownConfigKeys { section, keys } => match section {
+                Some(section) => write!(
+                    f,
+                    "Unknown {section} keys in rule-fairy.edn: {}",
+                    keys.join(", ")
+                ),
+                None => write!(f, "Unknown keys in rule-fairy.edn: {}", keys.join(", ")),
+            },
+            ConfigSectionNotMap { section } => {
+                write!(f, "{section} in rule-fairy.edn must be a map")
+            }
+            RuleDirsValue => f.write_str(
+                ":rules :dirs in rule-fairy.edn must be a non-empty vector of directory paths",
+            ),
+            RuleExtensionsValue => f.write_str(
+                ":rules :extensions in rule-fairy.edn must be a non-empty vector of extensions with a leading dot, like [\".mdc\"]",
+            ),
+            FormatsValue { known } => write!(
+                f,
+                ":formats in rule-fairy.edn must be a vector of rule formats, like [{}]",
+                known.join(" ")
+            ),
+            UnknownFormat { format, known } => write!(
+                f,
+                "Unknown rule format in rule-fairy.edn: {format} (known: {})",
+                known.join(" ")
+            ),
+            GateDirsValue { key } => write!(
+                f,
+                "{key} in rule-fairy.edn must be a non-empty vector of directory paths relative to the project, like [\"rules/ast-grep\"]"
+            ),
+            ShellHookValue => {
+                f.write_str(":shell-hook values in rule-fairy.edn must be true or false")
+            }
+            InstructionFilesValue => f.write_str(
+                ":instructions :files in rule-fairy.edn must be a vector of file names relative to a directory, like [\"AGENTS.md\" \"CLAUDE.md\"]",
+            ),
+            NotUtf8(error) => error.fmt(f),
+            ImportNotUtf8 { import, error } => write!(f, "Rule import {import} is {error}"),
+            InstructionNotUtf8 { file, error } => write!(f, "Instruction file {file} is {error}"),
+            CannotReadRule { reason } => write!(f, "Cannot read the rule file: {reason}"),
+            DuplicateRuleNames { names } => write!(
+                f,
+                "Rule names defined in more than one rules directory: {}",
+                names.join(", ")
+            ),
+            UnknownRule { name } => write!(f, "Rule does not exist: {name}"),
+            BundleMissesRule { problem } => {
+                write!(f, "{problem} (the bundle would miss this rule)")
+            }
+            RuleLeftOut { problem } => f.write_str(problem),
+            InvalidGlob { glob } => write!(f, "Invalid rule glob: {glob}"),
+            InvalidContentPattern { pattern, why } => {
+                write!(f, "Invalid fileContains pattern: {pattern} ({why})")
+            }
+            CannotResolveRoot { root, reason } => {
+                write!(f, "Cannot resolve the project root {root}: {reason}")
+            }
+            ImportEscapesRoot { path } => write!(f, "Rule import escapes the project root: {path}"),
+            ImportMissing { path } => write!(f, "Rule import does not exist: {path}"),
+            ImportOutsideRoot { path } => {
+                write!(f, "Rule import resolves outside the project root: {path}")
+            }
+            CannotResolveImport { path, reason } => {
+                write!(f, "Cannot resolve rule import {path}: {reason}")
+            }
+            CannotReadImport { path, reason } => {
+                write!(f, "Cannot read rule import {path}: {reason}")
+            }
+            ImportFragmentEncoding { reference, why } => write!(
+                f,
+                "Rule import fragment is not valid percent-encoding: {reference} ({why})"
+            ),
+            ImportHeadingMissing { path, heading } => {
+                write!(f, "Rule import heading does not exist: {path}#{heading}")
+            }
+            NestedOmission { document } => {
+                write!(f, "Nested agent-context omission in {document}")
+            }
+            UnexpectedOmissionEnd { document } => {
+                write!(f, "Unexpected agent-context omission end in {document}")
+            }
+            UnclosedOmission { document } => {
+                write!(f, "Unclosed agent-context omission in {document}")
+            }
+            CannotReadInstruction { file, reason } => {
+                write!(f, "Cannot read instruction file {file}: {reason}")
+            }
+            DocumentationBudget { limit } => {
+                write!(f, "Expanded rule documentation exceeds {limit} bytes")
+            }
+            BundleBudget {
+                limit,
+                bytes,
+                rules,
+                paths,
+            } => write!(
+                f,
+                "Expanded rule documentation exceeds {limit} bytes: {bytes} bytes of documentation imported by {} for {}; \
+                 bundle part of the change at a time, or import smaller sections",
+                plural(*rules, "applicable rule"),
+                plural(*paths, "changed path"),
+            ),
+            HeadingTooLong => {
+                f.write_str("Rule block heading exceeds the hook context frame limit")
+            }
+            FenceTooLong => {
+                f.write_str("A fenced Markdown block exceeds the hook context frame limit")
+            }
+            LineTooLong => f.write_str("A Markdown line exceeds the hook context frame limit"),
+            PartTooLong => {
+                f.write_str("Rendered rule part exceeds the hook context frame limit")
+            }
+            PrefixTooLong => f.write_str("Hook context prefix exceeds the frame limit"),
+            FrameTooLong => f.write_str("Hook context frame exceeds the configured limit"),
+        }
+    }
+}
+
+/// An engine error: what went wrong and, when the problem is in a file,
+/// where. It serializes as `{ message, place }`, the message being the
+/// kind's text, so the WebAssembly boundary's shape does not depend on the
+/// kinds.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: ErrorKind,
     pub place: Option<Place>,
 }
 
 impl Error {
-    pub fn new(message: impl Into<String>) -> Self {
-        Error {
-            message: message.into(),
-            place: None,
-        }
+    pub fn new(kind: ErrorKind) -> Self {
+        Error { kind, place: None }
     }
 
-    pub fn at(place: Place, message: impl Into<String>) -> Self {
+    pub fn at(place: Place, kind: ErrorKind) -> Self {
         Error {
-            message: message.into(),
+            kind,
             place: Some(place),
         }
     }
@@ -69,17 +351,220 @@ impl Error {
         }
         self
     }
+
+    /// The message without the place: the kind's text.
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error::new(kind)
+    }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.place {
-            Some(place) => write!(f, "{}: {}", place, self.message),
-            None => f.write_str(&self.message),
+            Some(place) => write!(f, "{}: {}", place, self.kind),
+            None => self.kind.fmt(f),
         }
+    }
+}
+
+impl Serialize for Error {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut state = serializer.serialize_struct("Error", 2)?;
+        state.serialize_field("message", &self.message())?;
+        match &self.place {
+            Some(place) => state.serialize_field("place", place)?,
+            None => state.skip_field("place")?,
+        }
+        state.end()
     }
 }
 
 impl std::error::Error for Error {}
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(kind: ErrorKind) -> String {
+        kind.to_string()
+    }
+
+    #[test]
+    fn config_kinds_read_as_the_original() {
+        assert_eq!(
+            text(ErrorKind::ConfigSyntax {
+                message: "EOF while reading a map started on line 1".to_string(),
+                line: 1,
+                column: 6,
+            }),
+            "EOF while reading a map started on line 1 (line 1, column 6)"
+        );
+        assert_eq!(
+            text(ErrorKind::UnknownConfigKeys {
+                section: None,
+                keys: vec![":rule".to_string(), ":x".to_string()],
+            }),
+            "Unknown keys in rule-fairy.edn: :rule, :x"
+        );
+        assert_eq!(
+            text(ErrorKind::UnknownConfigKeys {
+                section: Some(":rules".to_string()),
+                keys: vec![":dir".to_string()],
+            }),
+            "Unknown :rules keys in rule-fairy.edn: :dir"
+        );
+        assert_eq!(
+            text(ErrorKind::ConfigSectionNotMap {
+                section: ":gate".to_string()
+            }),
+            ":gate in rule-fairy.edn must be a map"
+        );
+        assert_eq!(
+            text(ErrorKind::UnknownFormat {
+                format: ":cursorrules".to_string(),
+                known: vec![":claude".to_string(), ":copilot".to_string()],
+            }),
+            "Unknown rule format in rule-fairy.edn: :cursorrules (known: :claude :copilot)"
+        );
+        assert_eq!(
+            text(ErrorKind::CannotReadConfig {
+                reason: "denied".to_string()
+            }),
+            "Cannot read: denied"
+        );
+    }
+
+    #[test]
+    fn text_kinds_name_the_line_they_carry() {
+        let error = NotUtf8 {
+            offset: 12,
+            line: 3,
+        };
+        let expected = "not valid UTF-8 text (invalid byte at offset 12, line 3)";
+        assert_eq!(text(ErrorKind::NotUtf8(error)), expected);
+        assert_eq!(
+            text(ErrorKind::ImportNotUtf8 {
+                import: "doc/bad.md".to_string(),
+                error,
+            }),
+            format!("Rule import doc/bad.md is {expected}")
+        );
+        assert_eq!(
+            text(ErrorKind::InstructionNotUtf8 {
+                file: "AGENTS.md".to_string(),
+                error,
+            }),
+            format!("Instruction file AGENTS.md is {expected}")
+        );
+    }
+
+    #[test]
+    fn import_and_glob_kinds_read_as_the_original() {
+        let path = || "doc/a.md".to_string();
+        assert_eq!(
+            text(ErrorKind::ImportMissing { path: path() }),
+            "Rule import does not exist: doc/a.md"
+        );
+        assert_eq!(
+            text(ErrorKind::ImportEscapesRoot { path: path() }),
+            "Rule import escapes the project root: doc/a.md"
+        );
+        assert_eq!(
+            text(ErrorKind::ImportHeadingMissing {
+                path: path(),
+                heading: "setup".to_string(),
+            }),
+            "Rule import heading does not exist: doc/a.md#setup"
+        );
+        assert_eq!(
+            text(ErrorKind::ImportFragmentEncoding {
+                reference: "doc/a.md#%zz".to_string(),
+                why: "`%zz` is not a percent escape (% and two hex digits)".to_string(),
+            }),
+            "Rule import fragment is not valid percent-encoding: doc/a.md#%zz (`%zz` is not a percent escape (% and two hex digits))"
+        );
+        assert_eq!(
+            text(ErrorKind::UnclosedOmission { document: path() }),
+            "Unclosed agent-context omission in doc/a.md"
+        );
+        assert_eq!(
+            text(ErrorKind::InvalidGlob {
+                glob: "src/[a".to_string()
+            }),
+            "Invalid rule glob: src/[a"
+        );
+        assert_eq!(
+            text(ErrorKind::UnknownRule {
+                name: "gone.mdc".to_string()
+            }),
+            "Rule does not exist: gone.mdc"
+        );
+    }
+
+    #[test]
+    fn budget_and_frame_kinds_read_as_the_original() {
+        assert_eq!(
+            text(ErrorKind::DocumentationBudget { limit: 65_536 }),
+            "Expanded rule documentation exceeds 65536 bytes"
+        );
+        assert_eq!(
+            text(ErrorKind::BundleBudget {
+                limit: 65_536,
+                bytes: 70_000,
+                rules: 1,
+                paths: 2,
+            }),
+            "Expanded rule documentation exceeds 65536 bytes: 70000 bytes of documentation \
+             imported by 1 applicable rule for 2 changed paths; bundle part of the change at a \
+             time, or import smaller sections"
+        );
+        assert_eq!(
+            text(ErrorKind::FenceTooLong),
+            "A fenced Markdown block exceeds the hook context frame limit"
+        );
+        assert_eq!(
+            text(ErrorKind::FrameTooLong),
+            "Hook context frame exceeds the configured limit"
+        );
+    }
+
+    #[test]
+    fn an_error_shows_its_place_before_its_kind() {
+        let kind = ErrorKind::InvalidGlob {
+            glob: "src/[".to_string(),
+        };
+        let error = Error::at(Place::line("a.mdc", 2), kind.clone());
+        assert_eq!(error.to_string(), "a.mdc:2: Invalid rule glob: src/[");
+        assert_eq!(error.message(), "Invalid rule glob: src/[");
+        assert_eq!(Error::new(kind).to_string(), "Invalid rule glob: src/[");
+    }
+
+    #[test]
+    fn an_error_serializes_as_message_and_place() {
+        let error = Error::at(
+            Place::line("a.mdc", 2),
+            ErrorKind::InvalidGlob {
+                glob: "src/[".to_string(),
+            },
+        );
+        assert_eq!(
+            serde_json::to_value(&error).unwrap(),
+            serde_json::json!({
+                "message": "Invalid rule glob: src/[",
+                "place": { "file": "a.mdc", "line": 2 },
+            })
+        );
+        assert_eq!(
+            serde_json::to_value(Error::new(ErrorKind::PrefixTooLong)).unwrap(),
+            serde_json::json!({ "message": "Hook context prefix exceeds the frame limit" })
+        );
+    }
+}

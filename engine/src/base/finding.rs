@@ -52,7 +52,7 @@ impl Finding {
     /// place of its own.
     pub fn from_error(error: &Error, fallback: &Place) -> Self {
         let place = error.place.clone().unwrap_or_else(|| fallback.clone());
-        Finding::error(place, error.message.clone())
+        Finding::error(place, error.message())
     }
 
     pub fn is_error(&self) -> bool {

@@ -2,28 +2,20 @@
 //! lines the way the original does, and counting characters the way the
 //! hosts count them.
 
-use crate::base::error::{Error, Result};
+use crate::base::error::NotUtf8;
 
 /// Decodes a file's bytes as UTF-8. Invalid bytes are an error naming the
 /// line and byte offset, never silently replaced: a rule that cannot be read
 /// must not quietly match nothing.
-pub fn decode(bytes: &[u8]) -> Result<String> {
+pub fn decode(bytes: &[u8]) -> Result<String, NotUtf8> {
     match std::str::from_utf8(bytes) {
         Ok(text) => Ok(text.to_string()),
         Err(e) => {
             let offset = e.valid_up_to();
             let line = bytes[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
-            Err(Error::new(format!(
-                "not valid UTF-8 text (invalid byte at offset {offset}, line {line})"
-            )))
+            Err(NotUtf8 { offset, line })
         }
     }
-}
-
-/// The line of a decoding error, when the error came from [`decode`].
-pub fn decode_error_line(message: &str) -> Option<usize> {
-    let start = message.find(", line ")? + ", line ".len();
-    message[start..].trim_end_matches(')').parse().ok()
 }
 
 /// Splits text into lines at LF or CRLF; a lone CR is not a line break. A
@@ -56,10 +48,16 @@ mod tests {
     fn invalid_utf8_names_the_line() {
         let err = decode(b"ok\nstill ok\n\xff\xfe").unwrap_err();
         assert_eq!(
-            err.message,
+            err.to_string(),
             "not valid UTF-8 text (invalid byte at offset 12, line 3)"
         );
-        assert_eq!(decode_error_line(&err.message), Some(3));
+        assert_eq!(
+            err,
+            NotUtf8 {
+                offset: 12,
+                line: 3
+            }
+        );
     }
 
     #[test]

@@ -429,7 +429,7 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
         let pattern = crate::base::paths::normalize_for_match(&item);
         if let Err(e) = glob::compile(&pattern, from_sequence) {
             out.push(
-                Finding::error(place(), e.message).with_hint(
+                Finding::error(place(), e.message()).with_hint(
                     "close every `[` with `]`, and write ranges low to high, like `[a-z]`",
                 ),
             );

@@ -4,7 +4,7 @@
 
 pub mod formats;
 
-use crate::base::error::{Error, Place, Result};
+use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::config::formats::Format;
@@ -69,8 +69,8 @@ pub struct ShellHook {
     pub codex: bool,
 }
 
-fn at(file: &str, line: usize, message: impl Into<String>) -> Error {
-    Error::at(Place::line(file, line), message)
+fn at(file: &str, line: usize, kind: ErrorKind) -> Error {
+    Error::at(Place::line(file, line), kind)
 }
 
 fn unknown_keys(entries: &[(Edn, Edn)], allowed: &[&str]) -> Vec<String> {
@@ -99,7 +99,9 @@ fn nested_map<'a>(
         at(
             file,
             value.line,
-            format!("{label} in rule-fairy.edn must be a map"),
+            ErrorKind::ConfigSectionNotMap {
+                section: label.to_string(),
+            },
         )
     })?;
     let unknown = unknown_keys(entries, allowed);
@@ -107,10 +109,10 @@ fn nested_map<'a>(
         return Err(at(
             file,
             first_unknown_line(entries, allowed),
-            format!(
-                "Unknown {label} keys in rule-fairy.edn: {}",
-                unknown.join(", ")
-            ),
+            ErrorKind::UnknownConfigKeys {
+                section: Some(label.to_string()),
+                keys: unknown,
+            },
         ));
     }
     Ok(entries)
@@ -148,7 +150,7 @@ impl Config {
     /// ```
     /// use rule_fairy_engine::config::Config;
     /// let err = Config::parse("{:rule {:dirs [\"x\"]}}").unwrap_err();
-    /// assert_eq!(err.message, "Unknown keys in rule-fairy.edn: :rule");
+    /// assert_eq!(err.message(), "Unknown keys in rule-fairy.edn: :rule");
     /// assert_eq!(err.to_string(), "rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule");
     /// ```
     pub fn parse(text: &str) -> Result<Config> {
@@ -157,19 +159,32 @@ impl Config {
 
     /// Like [`Config::parse`], naming `file` in every error.
     pub fn parse_file(text: &str, file: &str) -> Result<Config> {
-        let form = edn::read(text).map_err(|e| at(file, e.line, format!("{e}")))?;
+        let form = edn::read(text).map_err(|e| {
+            at(
+                file,
+                e.line,
+                ErrorKind::ConfigSyntax {
+                    message: e.message,
+                    line: e.line,
+                    column: e.column,
+                },
+            )
+        })?;
         let Some(form) = form else {
-            return Err(at(file, 1, "rule-fairy.edn must contain a map"));
+            return Err(at(file, 1, ErrorKind::ConfigNotMap));
         };
         let Value::Map(entries) = form.value else {
-            return Err(at(file, form.line, "rule-fairy.edn must contain a map"));
+            return Err(at(file, form.line, ErrorKind::ConfigNotMap));
         };
         let unknown = unknown_keys(&entries, TOP_LEVEL_KEYS);
         if !unknown.is_empty() {
             return Err(at(
                 file,
                 first_unknown_line(&entries, TOP_LEVEL_KEYS),
-                format!("Unknown keys in rule-fairy.edn: {}", unknown.join(", ")),
+                ErrorKind::UnknownConfigKeys {
+                    section: None,
+                    keys: unknown,
+                },
             ));
         }
         Ok(Config {
@@ -185,13 +200,16 @@ impl Config {
         if !fs.is_file(&path) {
             return Ok(Config::default());
         }
-        let bytes = fs
-            .read(&path)
-            .map_err(|e| Error::at(Place::file(&path), format!("Cannot read: {e}")))?;
-        let text = crate::base::text::decode(&bytes).map_err(|e| {
-            let line = crate::base::text::decode_error_line(&e.message).unwrap_or(1);
-            e.or_at(Place::line(&path, line))
+        let bytes = fs.read(&path).map_err(|e| {
+            Error::at(
+                Place::file(&path),
+                ErrorKind::CannotReadConfig {
+                    reason: e.to_string(),
+                },
+            )
         })?;
+        let text = crate::base::text::decode(&bytes)
+            .map_err(|e| Error::at(Place::line(&path, e.line), ErrorKind::NotUtf8(e)))?;
         Config::parse_file(&text, &path)
     }
 
@@ -214,14 +232,12 @@ impl Config {
         if let Some(rules) = self.get("rules") {
             let entries = nested_map(&self.file, rules, ":rules", &["dirs", "extensions"])?;
             if let Some(value) = lookup(entries, "dirs") {
-                dirs = strings(value, true, |s| !s.is_empty()).ok_or_else(|| {
-                    at(&self.file, value.line, ":rules :dirs in rule-fairy.edn must be a non-empty vector of directory paths")
-                })?;
+                dirs = strings(value, true, |s| !s.is_empty())
+                    .ok_or_else(|| at(&self.file, value.line, ErrorKind::RuleDirsValue))?;
             }
             if let Some(value) = lookup(entries, "extensions") {
-                extensions = strings(value, true, is_extension).ok_or_else(|| {
-                    at(&self.file, value.line, ":rules :extensions in rule-fairy.edn must be a non-empty vector of extensions with a leading dot, like [\".mdc\"]")
-                })?;
+                extensions = strings(value, true, is_extension)
+                    .ok_or_else(|| at(&self.file, value.line, ErrorKind::RuleExtensionsValue))?;
             }
         }
         let dirs = dirs
@@ -242,18 +258,17 @@ impl Config {
         let Some(value) = self.get("formats") else {
             return Ok(Vec::new());
         };
-        let known = formats::LAYOUTS
-            .iter()
-            .map(|l| format!(":{}", l.key))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let known = || {
+            formats::LAYOUTS
+                .iter()
+                .map(|l| format!(":{}", l.key))
+                .collect::<Vec<_>>()
+        };
         let items = value.value.as_sequential().ok_or_else(|| {
             at(
                 &self.file,
                 value.line,
-                format!(
-                    ":formats in rule-fairy.edn must be a vector of rule formats, like [{known}]"
-                ),
+                ErrorKind::FormatsValue { known: known() },
             )
         })?;
         let mut chosen = Vec::new();
@@ -266,7 +281,10 @@ impl Config {
                 return Err(at(
                     &self.file,
                     item.line,
-                    format!("Unknown rule format in rule-fairy.edn: {item} (known: {known})"),
+                    ErrorKind::UnknownFormat {
+                        format: item.to_string(),
+                        known: known(),
+                    },
                 ));
             };
             if !chosen.contains(&layout.format) {
@@ -298,7 +316,9 @@ impl Config {
                     at(
                         &self.file,
                         value.line,
-                        format!("{field} in rule-fairy.edn must be a non-empty vector of directory paths relative to the project, like [\"rules/ast-grep\"]"),
+                        ErrorKind::GateDirsValue {
+                            key: field.to_string(),
+                        },
                     )
                 })?;
             }
@@ -316,11 +336,7 @@ impl Config {
             let entries = nested_map(&self.file, value, ":shell-hook", &["claude", "codex"])?;
             for (key, value) in entries {
                 let Value::Bool(on) = value.value else {
-                    return Err(at(
-                        &self.file,
-                        value.line,
-                        ":shell-hook values in rule-fairy.edn must be true or false",
-                    ));
+                    return Err(at(&self.file, value.line, ErrorKind::ShellHookValue));
                 };
                 if key.value.is_keyword("claude") {
                     hook.claude = on;
@@ -347,9 +363,8 @@ impl Config {
                 .map(|s| s.to_string())
                 .collect());
         };
-        let names = strings(files, false, |s| !s.trim().is_empty()).ok_or_else(|| {
-            at(&self.file, files.line, ":instructions :files in rule-fairy.edn must be a vector of file names relative to a directory, like [\"AGENTS.md\" \"CLAUDE.md\"]")
-        })?;
+        let names = strings(files, false, |s| !s.trim().is_empty())
+            .ok_or_else(|| at(&self.file, files.line, ErrorKind::InstructionFilesValue))?;
         Ok(names
             .iter()
             .map(|name| paths::normalize_for_match(name))
@@ -381,8 +396,8 @@ mod tests {
 
     fn message(text: &str, check: impl Fn(&Config) -> Result<()>) -> String {
         match Config::parse(text) {
-            Err(e) => e.message,
-            Ok(config) => check(&config).unwrap_err().message,
+            Err(e) => e.message(),
+            Ok(config) => check(&config).unwrap_err().message(),
         }
     }
 
@@ -494,13 +509,13 @@ mod tests {
             .unwrap()
             .rules_source("/p")
             .unwrap_err();
-        assert_eq!(unknown.message, "Unknown rule format in rule-fairy.edn: :cursorrules (known: :claude :copilot :windsurf :cline :opencode)");
+        assert_eq!(unknown.message(), "Unknown rule format in rule-fairy.edn: :cursorrules (known: :claude :copilot :windsurf :cline :opencode)");
         let shape = Config::parse("{:formats :claude}")
             .unwrap()
             .formats()
             .unwrap_err();
         assert!(shape
-            .message
+            .message()
             .starts_with(":formats in rule-fairy.edn must be a vector of rule formats"));
     }
 

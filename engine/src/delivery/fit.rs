@@ -231,7 +231,7 @@ mod tests {
     use std::cell::Cell;
 
     use super::*;
-    use crate::base::error::Error;
+    use crate::base::error::{Error, ErrorKind};
     use crate::base::text::utf16_len;
     use crate::delivery::frames::FRAMES_PER_DELIVERY;
     use crate::delivery::readback::delivered_rules;
@@ -314,7 +314,9 @@ mod tests {
                 .join("\n\n---\n\n");
             if expanded.len() > DOCUMENTATION_BUDGET {
                 return Err(RenderError {
-                    error: Error::new("Expanded rule documentation exceeds 65536 bytes"),
+                    error: Error::new(ErrorKind::DocumentationBudget {
+                        limit: DOCUMENTATION_BUDGET,
+                    }),
                     expanded_bytes: Some(expanded.len()),
                 });
             }
@@ -621,7 +623,9 @@ mod tests {
 
     #[test]
     fn other_render_errors_fail_the_delivery() {
-        let missing = RenderError::from(Error::new("Rule import does not exist: doc/missing.md"));
+        let missing = RenderError::from(Error::new(ErrorKind::ImportMissing {
+            path: "doc/missing.md".to_string(),
+        }));
         let result = fit_delivery(
             &["a.mdc"],
             "d1",

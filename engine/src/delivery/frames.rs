@@ -14,7 +14,7 @@ use std::cmp::Reverse;
 
 use sha2::{Digest, Sha256};
 
-use crate::base::error::Error;
+use crate::base::error::{Error, ErrorKind};
 use crate::base::text::utf16_len;
 use crate::render::block::Block;
 use crate::render::labels;
@@ -32,9 +32,6 @@ pub const FRAME_HEADER_RESERVE: usize = 64;
 pub const PIECE_SEPARATOR: &str = "\n\n---\n\n";
 /// Hex digits of the event id that name a delivery.
 pub const DELIVERY_ID_LEN: usize = 12;
-
-pub const PREFIX_TOO_LONG: &str = "Hook context prefix exceeds the frame limit";
-pub const FRAME_TOO_LONG: &str = "Hook context frame exceeds the configured limit";
 
 /// How large a delivery may be. Tests lower `frame_chars` to exercise
 /// splitting and deferral with small rules.
@@ -117,7 +114,7 @@ pub fn build_frames(
     let later_limit = limits.frame_chars.saturating_sub(FRAME_HEADER_RESERVE);
     let first_limit = later_limit.saturating_sub(utf16_len(prefix));
     if first_limit == 0 {
-        return Err(Error::new(PREFIX_TOO_LONG));
+        return Err(Error::new(ErrorKind::PrefixTooLong));
     }
     // Every piece is bounded by the first frame's limit, so any piece fits
     // any empty frame.
@@ -145,7 +142,7 @@ pub fn build_frames(
         let body: Vec<&str> = members.iter().map(|&i| pieces[i].as_str()).collect();
         frame.push_str(&body.join(PIECE_SEPARATOR));
         if utf16_len(&frame) > limits.frame_chars {
-            return Err(Error::new(FRAME_TOO_LONG));
+            return Err(Error::new(ErrorKind::FrameTooLong));
         }
         frames.push(frame);
     }
@@ -456,16 +453,16 @@ mod tests {
         assert_eq!(
             build_frames(&blocks, &long_prefix, "d1", small(1_000))
                 .unwrap_err()
-                .message,
-            PREFIX_TOO_LONG
+                .message(),
+            "Hook context prefix exceeds the frame limit"
         );
         assert!(build_frames(&blocks, &long_prefix[1..], "d1", small(1_000)).is_err());
         let fence = rule("f.mdc", &format!("```\n{}\n```", "x".repeat(500)));
         assert_eq!(
             build_frames(&[fence], "prefix", "d1", small(400))
                 .unwrap_err()
-                .message,
-            crate::render::split::FENCE_TOO_LONG
+                .message(),
+            "A fenced Markdown block exceeds the hook context frame limit"
         );
     }
 }

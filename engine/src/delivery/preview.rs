@@ -182,7 +182,7 @@ mod tests {
             FrameLimits::default(),
         );
         assert_eq!(
-            bad.codex.unwrap().unwrap_err().message,
+            bad.codex.unwrap().unwrap_err().message(),
             "Rule import heading does not exist: doc/g.md#none"
         );
         let none = preview(

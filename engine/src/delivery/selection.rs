@@ -3,7 +3,7 @@
 //! Claude Code frames or as Codex's one text. Adapters decide what is due
 //! (dedup) and carry the result; everything in between is here.
 
-use crate::base::error::Error;
+use crate::base::error::{Error, ErrorKind};
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::delivery::codex_text::{self, EditSource};
@@ -253,10 +253,11 @@ fn rules_named<'p, S: AsRef<str>>(
     names
         .iter()
         .map(|name| {
-            project
-                .rules
-                .get(name.as_ref())
-                .ok_or_else(|| Error::new(format!("Rule does not exist: {}", name.as_ref())))
+            project.rules.get(name.as_ref()).ok_or_else(|| {
+                Error::new(ErrorKind::UnknownRule {
+                    name: name.as_ref().to_string(),
+                })
+            })
         })
         .collect()
 }
@@ -419,6 +420,6 @@ mod tests {
     fn a_missing_rule_is_the_reference_error() {
         let (fs, project) = project();
         let err = render(&fs, &project, &["gone.mdc"]).unwrap_err();
-        assert_eq!(err.error.message, "Rule does not exist: gone.mdc");
+        assert_eq!(err.error.message(), "Rule does not exist: gone.mdc");
     }
 }

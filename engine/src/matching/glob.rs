@@ -6,7 +6,7 @@
 
 use globset::{Glob, GlobBuilder};
 
-use crate::base::error::Error;
+use crate::base::error::{Error, ErrorKind};
 
 /// Translates a normalised Cursor glob into globset syntax.
 ///
@@ -96,7 +96,11 @@ pub fn compile(glob: &str, braces: bool) -> Result<Glob, Error> {
         .backslash_escape(true)
         .empty_alternates(true)
         .build()
-        .map_err(|_| Error::new(format!("Invalid rule glob: {glob}")))
+        .map_err(|_| {
+            Error::new(ErrorKind::InvalidGlob {
+                glob: glob.to_string(),
+            })
+        })
 }
 
 /// Whether one glob matches one path, both as written (normalised here).
@@ -145,11 +149,11 @@ mod tests {
     #[test]
     fn invalid_globs_name_themselves() {
         assert_eq!(
-            matches("src/[a", "src/a.clj").unwrap_err().message,
+            matches("src/[a", "src/a.clj").unwrap_err().message(),
             "Invalid rule glob: src/[a"
         );
         assert_eq!(
-            matches("./src/[a", "x").unwrap_err().message,
+            matches("./src/[a", "x").unwrap_err().message(),
             "Invalid rule glob: src/[a"
         );
         assert!(matches("src/[z-a].clj", "x").is_err());

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use crate::base::error::{Error, Place};
+use crate::base::error::{Error, ErrorKind, Place};
 use crate::base::paths;
 use crate::matching::conditions::Compiled;
 use crate::matching::content_index::ContentIndex;
@@ -314,10 +314,13 @@ impl RuleIndex {
             for (rule, pattern, why) in &self.contents.invalid {
                 let entry = &self.entries[*rule];
                 let line = entry.conditions.conditions.file_contains.line;
-                let message = format!("Invalid fileContains pattern: {pattern} ({why})");
+                let kind = ErrorKind::InvalidContentPattern {
+                    pattern: pattern.clone(),
+                    why: why.clone(),
+                };
                 report(
                     &mut result.errors,
-                    &Error::at(Place::line(&entry.path, line), message),
+                    &Error::at(Place::line(&entry.path, line), kind),
                 );
             }
             for (index, entry) in self.entries.iter().enumerate() {
@@ -383,7 +386,9 @@ impl RuleIndex {
             let (rule, spec) = (&self.entries[entry], &self.entries[entry].globs[position]);
             let error = Error::at(
                 Place::line(&rule.path, spec.line),
-                format!("Invalid rule glob: {}", spec.pattern),
+                ErrorKind::InvalidGlob {
+                    glob: spec.pattern.clone(),
+                },
             );
             if !errors.contains(&error) {
                 errors.push(error);
@@ -587,7 +592,7 @@ mod tests {
         assert_eq!(early.rules.len(), 2);
         let reached = index.match_paths(&["lib/a.clj"]);
         assert_eq!(reached.errors.len(), 1);
-        assert_eq!(reached.errors[0].message, "Invalid rule glob: src/[a");
+        assert_eq!(reached.errors[0].message(), "Invalid rule glob: src/[a");
         assert_eq!(reached.errors[0].place, Some(Place::line("/p/bad.mdc", 2)));
         assert_eq!(
             reached

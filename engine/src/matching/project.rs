@@ -170,7 +170,7 @@ mod tests {
         assert_eq!(project.index.match_paths(&["src/x"]).rules.len(), 1);
         fs.add_file("/p/rule-fairy.edn", "{:rules 1}");
         assert_eq!(
-            Project::load(&fs, "/p").unwrap_err().message,
+            Project::load(&fs, "/p").unwrap_err().message(),
             ":rules in rule-fairy.edn must be a map"
         );
     }

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::error::{Error, Place};
+use crate::base::error::{Error, ErrorKind, Place};
 use crate::base::finding::Finding;
 use crate::base::fs::{FileSource, MemoryFs};
 use crate::base::paths;
@@ -308,7 +308,12 @@ fn relative_error(mut error: Error) -> Error {
 }
 
 fn finding_error(finding: &Finding) -> Error {
-    Error::at(finding.place.clone(), finding.message.clone())
+    Error::at(
+        finding.place.clone(),
+        ErrorKind::RuleLeftOut {
+            problem: finding.message.clone(),
+        },
+    )
 }
 
 #[cfg(test)]
@@ -397,7 +402,7 @@ mod tests {
             panic!("{:?}", answer.codex)
         };
         assert_eq!(
-            error.message,
+            error.message(),
             "Rule import heading does not exist: docs/guide.md#missing"
         );
         let report = case.check();
@@ -419,7 +424,7 @@ mod tests {
         case.put_file("rule-fairy.edn", "{:rule 1}");
         let answer = case.answer(&prompt("button"), &FactInputs::default());
         let error = answer.load_error.expect("the configuration is broken");
-        assert!(error.message.contains(":rule"), "{}", error.message);
+        assert!(error.message().contains(":rule"), "{}", error.message());
         assert!(answer.rules.is_empty());
         case.remove_file("rule-fairy.edn");
         let answer = case.answer(&prompt("button"), &FactInputs::default());

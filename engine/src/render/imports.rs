@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use crate::base::error::{Error, Place};
+use crate::base::error::{Error, ErrorKind, Place};
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::base::text;
@@ -219,7 +219,7 @@ pub fn render_blocks(
     let bytes = rendered_len(&documentation);
     if bytes > DOCUMENTATION_BUDGET {
         return Err(RenderError {
-            error: Error::new(budget_message()),
+            error: Error::new(budget()),
             expanded_bytes: Some(bytes),
         });
     }
@@ -292,13 +292,15 @@ pub fn check_imports(fs: &dyn FileSource, root: &str, rule: &Rule) -> Vec<Error>
     }
     let bytes = rendered_len(&documentation_blocks(&resolver.documents, selections));
     if bytes > DOCUMENTATION_BUDGET {
-        errors.push(Error::at(Place::file(&rule.path), budget_message()));
+        errors.push(Error::at(Place::file(&rule.path), budget()));
     }
     errors
 }
 
-fn budget_message() -> String {
-    format!("Expanded rule documentation exceeds {DOCUMENTATION_BUDGET} bytes")
+fn budget() -> ErrorKind {
+    ErrorKind::DocumentationBudget {
+        limit: DOCUMENTATION_BUDGET,
+    }
 }
 
 fn rule_block(name: &str, lines: &[String]) -> Block {
@@ -404,30 +406,34 @@ fn omissions(
     let mut omitted = vec![false; lines.len()];
     let mut errors = Vec::new();
     let mut open: Option<usize> = None;
-    let problem = |message: &str, index: usize| {
-        Error::at(
-            Place::line(file, index + 1),
-            format!("{message} in {written}"),
-        )
+    let problem = |kind: fn(String) -> ErrorKind, index: usize| {
+        Error::at(Place::line(file, index + 1), kind(written.to_string()))
     };
     for (index, line) in lines.iter().enumerate() {
         if fenced[index] {
             continue;
         }
         match markdown::trim(line) {
-            OMIT_START if open.is_some() => {
-                errors.push(problem("Nested agent-context omission", index))
-            }
+            OMIT_START if open.is_some() => errors.push(problem(
+                |document| ErrorKind::NestedOmission { document },
+                index,
+            )),
             OMIT_START => open = Some(index),
             OMIT_END => match open.take() {
                 Some(start) => omitted[start..=index].fill(true),
-                None => errors.push(problem("Unexpected agent-context omission end", index)),
+                None => errors.push(problem(
+                    |document| ErrorKind::UnexpectedOmissionEnd { document },
+                    index,
+                )),
             },
             _ => {}
         }
     }
     if let Some(start) = open {
-        errors.push(problem("Unclosed agent-context omission", start));
+        errors.push(problem(
+            |document| ErrorKind::UnclosedOmission { document },
+            start,
+        ));
     }
     (omitted, errors)
 }
@@ -471,7 +477,10 @@ impl<'a> Resolver<'a> {
         let real = self.fs.real_path(self.root).map_err(|e| {
             Error::at(
                 place.clone(),
-                format!("Cannot resolve the project root {}: {e}", self.root),
+                ErrorKind::CannotResolveRoot {
+                    root: self.root.to_string(),
+                    reason: e.to_string(),
+                },
             )
         })?;
         self.real_root = Some(real.clone());
@@ -481,23 +490,26 @@ impl<'a> Resolver<'a> {
     /// The document a directive path names (behaviour §3.3), loading it on
     /// first use; `true` when this call loaded it.
     fn open(&mut self, path: &str, place: &Place) -> Result<(usize, bool), Error> {
-        let fail = |message: &str| Error::at(place.clone(), format!("{message}: {path}"));
+        let fail = |kind: fn(String) -> ErrorKind| Error::at(place.clone(), kind(path.to_string()));
         let real_root = self.real_root(place)?;
         let candidate = paths::normalize_lexically(&paths::join(&real_root, path));
         if paths::strip_base(&candidate, &real_root).is_none() {
-            return Err(fail("Rule import escapes the project root"));
+            return Err(fail(|path| ErrorKind::ImportEscapesRoot { path }));
         }
         if !self.fs.is_file(&candidate) {
-            return Err(fail("Rule import does not exist"));
+            return Err(fail(|path| ErrorKind::ImportMissing { path }));
         }
         let real = self.fs.real_path(&candidate).map_err(|e| {
             Error::at(
                 place.clone(),
-                format!("Cannot resolve rule import {path}: {e}"),
+                ErrorKind::CannotResolveImport {
+                    path: path.to_string(),
+                    reason: e.to_string(),
+                },
             )
         })?;
         if paths::strip_base(&real, &real_root).is_none() {
-            return Err(fail("Rule import resolves outside the project root"));
+            return Err(fail(|path| ErrorKind::ImportOutsideRoot { path }));
         }
         if let Some(&index) = self.by_real_path.get(&real) {
             return Ok((index, false));
@@ -505,7 +517,10 @@ impl<'a> Resolver<'a> {
         let bytes = self.fs.read(&candidate).map_err(|e| {
             Error::at(
                 place.clone(),
-                format!("Cannot read rule import {path}: {e}"),
+                ErrorKind::CannotReadImport {
+                    path: path.to_string(),
+                    reason: e.to_string(),
+                },
             )
         })?;
         let text = decode_document(path, &candidate, &bytes)?;
@@ -530,10 +545,10 @@ impl<'a> Resolver<'a> {
             .map_err(|why| {
                 Error::at(
                     place.clone(),
-                    format!(
-                        "Rule import fragment is not valid percent-encoding: {}#{fragment} ({why})",
-                        directive.path
-                    ),
+                    ErrorKind::ImportFragmentEncoding {
+                        reference: directive.reference(),
+                        why,
+                    },
                 )
             })?
             .to_lowercase();
@@ -541,10 +556,10 @@ impl<'a> Resolver<'a> {
             Some(&heading) => Ok(document.outline.section(heading)),
             None => Err(Error::at(
                 place.clone(),
-                format!(
-                    "Rule import heading does not exist: {}#{wanted}",
-                    directive.path
-                ),
+                ErrorKind::ImportHeadingMissing {
+                    path: directive.path.clone(),
+                    heading: wanted,
+                },
             )),
         }
     }
@@ -555,12 +570,14 @@ impl<'a> Resolver<'a> {
 /// the document's line rather than silently replaced characters.
 fn decode_document(written: &str, file: &str, bytes: &[u8]) -> Result<String, Error> {
     let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-    text::decode(bytes).map_err(|e| {
-        let place = match text::decode_error_line(&e.message) {
-            Some(line) => Place::line(file, line),
-            None => Place::file(file),
-        };
-        Error::at(place, format!("Rule import {written} is {}", e.message))
+    text::decode(bytes).map_err(|error| {
+        Error::at(
+            Place::line(file, error.line),
+            ErrorKind::ImportNotUtf8 {
+                import: written.to_string(),
+                error,
+            },
+        )
     })
 }
 
@@ -816,7 +833,7 @@ mod tests {
             .add_file("/p-other/x.md", "# X");
         fs.add_link("/p/doc/out.md", "/outside.md");
         fs.add_link("/p/doc/sibling.md", "../../p-other/x.md");
-        let message = |body: &str| render_err(&fs, &[&rule("r.mdc", body)]).message;
+        let message = |body: &str| render_err(&fs, &[&rule("r.mdc", body)]).message();
         assert_eq!(
             message("@doc/out.md"),
             "Rule import resolves outside the project root: doc/out.md"
@@ -857,7 +874,7 @@ mod tests {
         let err = render_blocks(&fs, "/nowhere", &[&rule("r.mdc", "@doc/guide.md")]).unwrap_err();
         assert!(
             err.error
-                .message
+                .message()
                 .starts_with("Cannot resolve the project root /nowhere"),
             "{}",
             err.error
@@ -986,7 +1003,7 @@ mod tests {
         let r = rule("r.mdc", "---\nglobs: src/**\n---\n# R\n\n@doc/guide.md#Agent-Checks\n@doc/guide.md#No%20Such+Heading\n");
         let err = render_err(&fs, &[&r]);
         assert_eq!(
-            err.message,
+            err.message(),
             "Rule import heading does not exist: doc/guide.md#no such heading"
         );
         assert_eq!(err.place, Some(Place::line("/p/.cursor/rules/r.mdc", 7)));
@@ -1022,7 +1039,7 @@ mod tests {
                 &[&rule("r.mdc", &format!("\n@doc/guide.md#{fragment}"))],
             );
             assert!(
-                err.message.starts_with(
+                err.message().starts_with(
                     "Rule import fragment is not valid percent-encoding: doc/guide.md#"
                 ),
                 "{err}"
@@ -1040,7 +1057,7 @@ mod tests {
         )]);
         let err = render_err(&fs, &[&rule("r.mdc", "@doc/guide.md#a")]);
         assert_eq!(
-            err.message,
+            err.message(),
             "Unclosed agent-context omission in doc/guide.md"
         );
         assert_eq!(err.place, Some(Place::line("/p/doc/guide.md", 5)));
@@ -1055,7 +1072,7 @@ mod tests {
         ]);
         let err = render_err(&fs, &[&rule("r.mdc", "@doc/nested.md")]);
         assert_eq!(
-            err.message,
+            err.message(),
             "Nested agent-context omission in doc/nested.md"
         );
         assert_eq!(err.place, Some(Place::line("/p/doc/nested.md", 2)));
@@ -1066,7 +1083,7 @@ mod tests {
         )]);
         let err = render_err(&fs, &[&rule("r.mdc", "@doc/stray.md#a")]);
         assert_eq!(
-            err.message,
+            err.message(),
             "Unexpected agent-context omission end in doc/stray.md"
         );
         assert_eq!(err.place, Some(Place::line("/p/doc/stray.md", 7)));
@@ -1078,7 +1095,7 @@ mod tests {
         fs.add_file("/outside.md", "# Outside");
         let r = rule("r.mdc", "# R\n\n@../outside.md\n");
         let err = render_err(&fs, &[&r]);
-        assert!(err.message.contains("escapes the project root"));
+        assert!(err.message().contains("escapes the project root"));
         assert_eq!(err.place, Some(Place::line("/p/.cursor/rules/r.mdc", 3)));
     }
 
@@ -1098,7 +1115,7 @@ mod tests {
         let fs = project(&[("doc/big.md", &"x".repeat(65_537))]);
         let err = render(&fs, &[&big]).unwrap_err();
         assert_eq!(
-            err.error.message,
+            err.error.message(),
             "Expanded rule documentation exceeds 65536 bytes"
         );
         assert!(err.expanded_bytes.unwrap() > 65_537);
@@ -1207,7 +1224,7 @@ mod tests {
             "@doc/many.md#x\n@doc/many.md#x-500\n@doc/many.md#x-999\n@doc/many.md#x-1000",
         );
         assert_eq!(
-            render_err(&fs, &[&r]).message,
+            render_err(&fs, &[&r]).message(),
             "Rule import heading does not exist: doc/many.md#x-1000"
         );
         let r = rule(
@@ -1247,7 +1264,7 @@ mod tests {
             .ends_with("<!-- agent-context: omit -->"));
         let err = render_err(&fs, &[&rule("r.mdc", "@doc/guide.md#after")]);
         assert_eq!(
-            err.message,
+            err.message(),
             "Rule import heading does not exist: doc/guide.md#after"
         );
     }
@@ -1262,7 +1279,7 @@ mod tests {
         );
         let err = render_err(&fs, &[&rule("r.mdc", "@doc/bad.md")]);
         assert_eq!(
-            err.message,
+            err.message(),
             "Rule import doc/bad.md is not valid UTF-8 text (invalid byte at offset 7, line 3)"
         );
         assert_eq!(err.place, Some(Place::line("/p/doc/bad.md", 3)));
@@ -1287,8 +1304,9 @@ mod tests {
         let found: Vec<(String, Option<usize>, String)> = check_imports(&fs, ROOT, &r)
             .into_iter()
             .map(|e| {
+                let message = e.message();
                 let place = e.place.unwrap();
-                (place.file, place.line, e.message)
+                (place.file, place.line, message)
             })
             .collect();
         let rule_file = "/p/.cursor/rules/r.mdc".to_string();

@@ -3,15 +3,10 @@
 //! repeats the block heading, and a fenced block is never cut, so each part
 //! reads on its own when the parts land in different frames.
 
-use crate::base::error::{Error, Place};
+use crate::base::error::{Error, ErrorKind, Place};
 use crate::base::text::utf16_len;
 use crate::render::block::{Block, BlockKind};
 use crate::syntax::markdown::units;
-
-pub const HEADING_TOO_LONG: &str = "Rule block heading exceeds the hook context frame limit";
-pub const FENCE_TOO_LONG: &str = "A fenced Markdown block exceeds the hook context frame limit";
-pub const LINE_TOO_LONG: &str = "A Markdown line exceeds the hook context frame limit";
-pub const PART_TOO_LONG: &str = "Rendered rule part exceeds the hook context frame limit";
 
 /// Room kept beside the heading for the ` (part i/n)` suffix and the blank
 /// line after it.
@@ -22,13 +17,13 @@ const HEADING_RESERVE: usize = 32;
 /// ` (part i/n)`. The content is rebuilt from its units joined by blank
 /// lines, so runs of blank lines collapse to one, as in the original.
 pub fn split_block(block: &Block, max_chars: usize) -> Result<Vec<String>, Error> {
-    let fail = |message: &str| match block_place(block) {
-        Some(place) => Error::at(place, message),
-        None => Error::new(message),
+    let fail = |kind: ErrorKind| match block_place(block) {
+        Some(place) => Error::at(place, kind),
+        None => Error::new(kind),
     };
     let reserve = utf16_len(&block.heading) + HEADING_RESERVE;
     if max_chars <= reserve {
-        return Err(fail(HEADING_TOO_LONG));
+        return Err(fail(ErrorKind::HeadingTooLong));
     }
     let content_limit = max_chars - reserve;
 
@@ -37,10 +32,12 @@ pub fn split_block(block: &Block, max_chars: usize) -> Result<Vec<String>, Error
         if utf16_len(&unit.text) <= content_limit {
             bounded.push(unit.text);
         } else if unit.fenced {
-            return Err(fail(FENCE_TOO_LONG));
+            return Err(fail(ErrorKind::FenceTooLong));
         } else {
-            bounded
-                .extend(line_groups(&unit.text, content_limit).map_err(|()| fail(LINE_TOO_LONG))?);
+            bounded.extend(
+                line_groups(&unit.text, content_limit)
+                    .map_err(|()| fail(ErrorKind::LineTooLong))?,
+            );
         }
     }
     let contents = pack(bounded, "\n\n", content_limit);
@@ -59,7 +56,7 @@ pub fn split_block(block: &Block, max_chars: usize) -> Result<Vec<String>, Error
         };
         // A guard: the reserve covers any part suffix a real block reaches.
         if utf16_len(&part) > max_chars {
-            return Err(fail(PART_TOO_LONG));
+            return Err(fail(ErrorKind::PartTooLong));
         }
         parts.push(part);
     }
@@ -199,16 +196,22 @@ mod tests {
         // Case 70.
         let fence = format!("```\n{}\n```", "x".repeat(100));
         let err = split_block(&rule_block(&fence), 100).unwrap_err();
-        assert_eq!(err.message, FENCE_TOO_LONG);
-        assert!(err.message.contains("fenced Markdown block exceeds"));
+        assert_eq!(
+            err.message(),
+            "A fenced Markdown block exceeds the hook context frame limit"
+        );
+        assert!(err.message().contains("fenced Markdown block exceeds"));
         assert_eq!(err.place, Some(Place::file("test.mdc")));
 
         let err = split_block(&rule_block(&"y".repeat(100)), 100).unwrap_err();
-        assert_eq!(err.message, LINE_TOO_LONG);
+        assert_eq!(
+            err.message(),
+            "A Markdown line exceeds the hook context frame limit"
+        );
 
         assert_eq!(
-            split_block(&rule_block("x"), 42).unwrap_err().message,
-            HEADING_TOO_LONG
+            split_block(&rule_block("x"), 42).unwrap_err().message(),
+            "Rule block heading exceeds the hook context frame limit"
         );
         assert_eq!(
             split_block(&rule_block("x"), 43).unwrap(),

@@ -7,14 +7,14 @@
 //! the paths it covers, so a change spanning several conventions is judged
 //! by the right ones.
 
-use crate::base::error::{Error, Result};
+use crate::base::error::{Error, ErrorKind, Result};
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::config::CONFIG_FILE;
 use crate::delivery::selection;
 use crate::matching::facts::Facts;
 use crate::matching::project::Project;
-use crate::render::block::{Block, BlockKind};
+use crate::render::block::{Block, BlockKind, DOCUMENTATION_BUDGET};
 use crate::review::dedup::{self, Input};
 use crate::rules::discovery::java_order;
 use crate::rules::instructions::{self, InstructionDocument};
@@ -75,7 +75,9 @@ pub fn build<S: AsRef<str>>(
     if let Some(unreadable) = project.rules.findings.iter().find(|f| f.is_error()) {
         return Err(Error::at(
             unreadable.place.clone(),
-            format!("{} (the bundle would miss this rule)", unreadable.message),
+            ErrorKind::BundleMissesRule {
+                problem: unreadable.message.clone(),
+            },
         ));
     }
     let names = project.config.instruction_files()?;
@@ -173,17 +175,18 @@ pub fn build<S: AsRef<str>>(
 }
 
 fn budget_error(error: Error, bytes: usize, rules: usize, paths: usize) -> Error {
-    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    let message = format!(
-        "{}: {bytes} bytes of documentation imported by {} for {}; \
-         bundle part of the change at a time, or import smaller sections",
-        error.message,
-        count(rules, "applicable rule"),
-        count(paths, "changed path"),
-    );
-    match error.place {
-        Some(place) => Error::at(place, message),
-        None => Error::new(message),
+    let limit = match error.kind {
+        ErrorKind::DocumentationBudget { limit } => limit,
+        _ => DOCUMENTATION_BUDGET,
+    };
+    Error {
+        kind: ErrorKind::BundleBudget {
+            limit,
+            bytes,
+            rules,
+            paths,
+        },
+        place: error.place,
     }
 }
 
@@ -636,7 +639,7 @@ mod tests {
         let project = Project::load(&fs, "/p").unwrap();
         let err = build(&fs, &project, &["README.md"], None, &Facts::default()).unwrap_err();
         assert!(
-            err.message.starts_with("Rule import does not exist"),
+            err.message().starts_with("Rule import does not exist"),
             "{err:?}"
         );
     }
@@ -657,13 +660,13 @@ mod tests {
         let project = Project::load(&fs, "/p").unwrap();
         let err = build(&fs, &project, &["src/a.ts"], None, &Facts::default()).unwrap_err();
         assert!(
-            err.message
+            err.message()
                 .starts_with("Expanded rule documentation exceeds 65536 bytes: "),
             "{}",
-            err.message
+            err.message()
         );
         assert!(err
-            .message
+            .message()
             .contains("imported by 1 applicable rule for 1 changed path;"));
     }
 
@@ -686,9 +689,9 @@ mod tests {
         let project = Project::load(&fs, "/p").unwrap();
         let err = build(&fs, &project, &["src/x"], None, &Facts::default()).unwrap_err();
         assert!(
-            err.message.ends_with("(the bundle would miss this rule)"),
+            err.message().ends_with("(the bundle would miss this rule)"),
             "{}",
-            err.message
+            err.message()
         );
     }
 

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::io;
 
-use crate::base::error::{Error, Place, Result};
+use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::finding::Finding;
 use crate::base::fs::{FileSource, Kind};
 use crate::base::paths;
@@ -165,10 +165,9 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
     let second_home = duplicates[0].1[1].clone();
     let error = Error::at(
         Place::file(second_home),
-        format!(
-            "Rule names defined in more than one rules directory: {}",
-            names.join(", ")
-        ),
+        ErrorKind::DuplicateRuleNames {
+            names: names.iter().map(|name| name.to_string()).collect(),
+        },
     );
     (listing, Some(error))
 }
@@ -263,7 +262,9 @@ impl RuleSet {
                 .map_err(|e| {
                     Error::at(
                         Place::file(&file.path),
-                        format!("Cannot read the rule file: {e}"),
+                        ErrorKind::CannotReadRule {
+                            reason: e.to_string(),
+                        },
                     )
                 })
                 .and_then(|bytes| Rule::from_bytes_as(file.format, &file.name, &file.path, &bytes));
@@ -343,7 +344,7 @@ mod tests {
         fs.add_file("/p/docs/rules/a.mdc", "");
         let err = list_rule_files(&fs, &source(&fs, config)).unwrap_err();
         assert_eq!(
-            err.message,
+            err.message(),
             "Rule names defined in more than one rules directory: a.mdc"
         );
         assert_eq!(err.place, Some(Place::file("/p/docs/rules/a.mdc")));

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use crate::base::error::{Error, Place, Result};
+use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::base::text;
@@ -232,15 +232,20 @@ fn read_document(fs: &dyn FileSource, display: &str, file: &str) -> Result<Strin
     let bytes = fs.read(file).map_err(|e| {
         Error::at(
             Place::file(file),
-            format!("Cannot read instruction file {display}: {e}"),
+            ErrorKind::CannotReadInstruction {
+                file: display.to_string(),
+                reason: e.to_string(),
+            },
         )
     })?;
     let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
-    let decoded = text::decode(bytes).map_err(|e| {
-        let line = text::decode_error_line(&e.message).unwrap_or(1);
+    let decoded = text::decode(bytes).map_err(|error| {
         Error::at(
-            Place::line(file, line),
-            format!("Instruction file {display} is {}", e.message),
+            Place::line(file, error.line),
+            ErrorKind::InstructionNotUtf8 {
+                file: display.to_string(),
+                error,
+            },
         )
     })?;
     Ok(markdown::trim(&strip_block_comments(&decoded)).to_string())
@@ -658,7 +663,7 @@ mod tests {
         let err = documents(&fs, "/p", &defaults(), &[] as &[&str], None).unwrap_err();
         assert_eq!(err.place, Some(Place::line("/p/AGENTS.md", 2)));
         assert!(err
-            .message
+            .message()
             .starts_with("Instruction file AGENTS.md is not valid UTF-8"));
     }
 }

@@ -1,7 +1,7 @@
 //! One rule: its name, frontmatter, body, and the triggers read from the
 //! frontmatter (behaviour §1.3).
 
-use crate::base::error::{Place, Result};
+use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::paths;
 use crate::base::text;
 use crate::config::formats::Format;
@@ -57,13 +57,8 @@ impl Rule {
 
     /// Reads a rule written in `format` from its file's bytes.
     pub fn from_bytes_as(format: Format, name: &str, path: &str, bytes: &[u8]) -> Result<Rule> {
-        let text = text::decode(bytes).map_err(|e| {
-            let place = match text::decode_error_line(&e.message) {
-                Some(line) => Place::line(path, line),
-                None => Place::file(path),
-            };
-            e.or_at(place)
-        })?;
+        let text = text::decode(bytes)
+            .map_err(|e| Error::at(Place::line(path, e.line), ErrorKind::NotUtf8(e)))?;
         Ok(Rule::parse_as(format, name, path, &text))
     }
 
@@ -242,6 +237,20 @@ mod tests {
         let err =
             Rule::from_bytes("bad.mdc", "/p/bad.mdc", b"---\nglobs: a\n---\n\xc3\x28").unwrap_err();
         assert_eq!(err.place, Some(Place::line("/p/bad.mdc", 4)));
-        assert!(err.message.contains("not valid UTF-8"));
+        assert!(err.message().contains("not valid UTF-8"));
+    }
+
+    #[test]
+    fn a_decode_error_carries_its_line_as_data() {
+        let err = Rule::from_bytes("bad.mdc", "/p/bad.mdc", b"# R\n\nok\n\xff").unwrap_err();
+        assert_eq!(
+            err.kind,
+            ErrorKind::NotUtf8(crate::base::error::NotUtf8 { offset: 8, line: 4 })
+        );
+        assert_eq!(err.place, Some(Place::line("/p/bad.mdc", 4)));
+        assert_eq!(
+            err.to_string(),
+            "/p/bad.mdc:4: not valid UTF-8 text (invalid byte at offset 8, line 4)"
+        );
     }
 }

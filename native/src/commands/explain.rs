@@ -81,12 +81,8 @@ pub fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
 
 pub fn located(root: &str, error: &rule_fairy_engine::Error) -> String {
     match &error.place {
-        Some(place) => format!(
-            "{}: {}",
-            display_path(root, &place.to_string()),
-            error.message
-        ),
-        None => error.message.clone(),
+        Some(place) => format!("{}: {}", display_path(root, &place.to_string()), error.kind),
+        None => error.kind.to_string(),
     }
 }
 

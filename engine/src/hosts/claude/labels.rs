@@ -61,7 +61,7 @@ pub fn glob_problem(root: &str, error: &Error) -> String {
         .unwrap_or_default();
     format!(
         "[rule-fairy error: {place}{}]\nThe rules that matched were delivered as usual.",
-        error.message
+        error.kind
     )
 }
 
@@ -80,6 +80,7 @@ fn place_prefix(root: &str, place: &Place) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::error::ErrorKind;
 
     #[test]
     fn entries() {
@@ -99,7 +100,9 @@ mod tests {
         );
         let error = Error::at(
             Place::line("/p/.cursor/rules/g.mdc", 2),
-            "Invalid rule glob: src/[",
+            ErrorKind::InvalidGlob {
+                glob: "src/[".to_string(),
+            },
         );
         assert_eq!(
             glob_problem("/p", &error),
