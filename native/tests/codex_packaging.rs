@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use codex_support::*;
+use rule_fairy_engine::render::labels::NOTHING_INJECTED;
 use serde_json::Value;
 
 fn repo() -> PathBuf {
@@ -198,6 +199,12 @@ fn the_launcher_says_so_when_the_binary_is_missing() {
         "{context}"
     );
     assert!(context.contains("cargo install --locked --git"));
+    // The launcher runs when no engine can: its closing line is a copy of
+    // the engine's, held equal here.
+    assert!(
+        context.ends_with(&format!("\n{NOTHING_INJECTED}")),
+        "{context}"
+    );
     let message: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(message["systemMessage"]
         .as_str()

@@ -12,18 +12,26 @@ use rule_fairy_engine::delivery::frames::FrameLimits;
 use rule_fairy_engine::hosts::claude::gate::gate_answer;
 use rule_fairy_engine::hosts::claude::state::after_compaction;
 use rule_fairy_engine::hosts::claude::workspace::{ClaudeWorkspace, EventRequest};
+use rule_fairy_engine::hosts::failure::{delivery_failed, failure_summary};
 use rule_fairy_engine::hosts::gate_check::read_gate_run;
 use rule_fairy_engine::hosts::shell::{candidate_paths, parse_porcelain};
 use rule_fairy_engine::render::labels::gate_finding;
-use rule_fairy_engine::render::labels::NOTHING_INJECTED;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// The second line of every failed-delivery entry, for hosts that must
-/// write one when the engine itself could not answer.
-#[wasm_bindgen(js_name = nothingInjected)]
-pub fn nothing_injected() -> String {
-    NOTHING_INJECTED.to_string()
+/// The entry for a delivery that stopped (`how`: `failed`, `threw`,
+/// `timed out`) before anything was recorded. The mod writes its own copy
+/// when the engine could not load; a test holds the two equal.
+#[wasm_bindgen(js_name = deliveryFailed)]
+pub fn delivery_failed_js(kind: &str, how: &str, detail: &str) -> String {
+    delivery_failed(kind, how, detail)
+}
+
+/// `<kind> delivery <how>: <detail>`, the line logged beside
+/// [`delivery_failed_js`]'s entry.
+#[wasm_bindgen(js_name = failureSummary)]
+pub fn failure_summary_js(kind: &str, how: &str, detail: &str) -> String {
+    failure_summary(kind, how, detail)
 }
 
 /// The files of `git status --porcelain=v1 -z --untracked-files=all`
