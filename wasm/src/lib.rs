@@ -14,6 +14,7 @@ use rule_fairy_engine::hosts::claude::state::after_compaction;
 use rule_fairy_engine::hosts::claude::workspace::{ClaudeWorkspace, EventRequest};
 use rule_fairy_engine::hosts::failure::{delivery_failed, failure_summary};
 use rule_fairy_engine::hosts::gate_check::read_gate_run;
+use rule_fairy_engine::hosts::session_id::session_id_problem;
 use rule_fairy_engine::hosts::shell::{candidate_paths, parse_porcelain};
 use rule_fairy_engine::render::labels::gate_finding;
 use serde::Serialize;
@@ -32,6 +33,14 @@ pub fn delivery_failed_js(kind: &str, how: &str, detail: &str) -> String {
 #[wasm_bindgen(js_name = failureSummary)]
 pub fn failure_summary_js(kind: &str, how: &str, detail: &str) -> String {
     failure_summary(kind, how, detail)
+}
+
+/// Why a session id cannot name a state file (`contains a path
+/// separator`, ...), or `undefined` when it can: the one policy both hosts
+/// use.
+#[wasm_bindgen(js_name = sessionIdProblem)]
+pub fn session_id_problem_js(id: &str) -> Option<String> {
+    session_id_problem(id).map(str::to_string)
 }
 
 /// The files of `git status --porcelain=v1 -z --untracked-files=all`
