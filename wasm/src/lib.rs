@@ -17,6 +17,7 @@ use rule_fairy_engine::hosts::gate_check::read_gate_run;
 use rule_fairy_engine::hosts::session_id::session_id_problem;
 use rule_fairy_engine::hosts::shell::{candidate_paths, parse_porcelain};
 use rule_fairy_engine::render::labels::gate_finding;
+use rule_fairy_engine::rules::discovery::MAX_DEPTH;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -103,9 +104,11 @@ pub struct Workspace {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct RulesSourceAnswer {
     dirs: Vec<String>,
     extensions: Vec<String>,
+    max_depth: usize,
 }
 
 #[derive(Serialize)]
@@ -171,8 +174,9 @@ impl Workspace {
         self.inner.mark_checkout(dir);
     }
 
-    /// `{ dirs, extensions }`: where rules come from, per the
-    /// configuration put in; throws the configuration's error.
+    /// `{ dirs, extensions, maxDepth }`: where rules come from, per the
+    /// configuration put in, and how deep below a directory to list (the
+    /// engine's one depth policy); throws the configuration's error.
     #[wasm_bindgen(js_name = rulesSource)]
     pub fn rules_source(&mut self) -> Result<JsValue, JsError> {
         let source = self
@@ -182,6 +186,7 @@ impl Workspace {
         to_js(&RulesSourceAnswer {
             dirs: source.dirs,
             extensions: source.extensions,
+            max_depth: MAX_DEPTH,
         })
     }
 
