@@ -9,9 +9,6 @@ import { Workspace } from "./engine/rule_fairy_wasm";
 
 type Seen = { size: number; mtimeMs: number };
 
-/** A linked rules tree deeper than this is a loop the links hide. */
-const MAX_DEPTH = 40;
-
 const CONFIG = "rule-fairy.edn";
 
 /** Module state: one copy of each project's files, across events. */
@@ -35,6 +32,8 @@ export class Snapshot {
   config: Seen | null | undefined;
   source: string | undefined;
   extensions: string[] = [];
+  /** How deep below a rules directory to list: the engine's depth policy. */
+  maxDepth = 0;
   /** Directory listed -> the names it held. */
   dirs = new Map<string, Set<string>>();
   /** Rule files put in (at their real place) -> what was read. */
@@ -95,7 +94,7 @@ export async function refresh($: EngineInterface, s: Snapshot): Promise<void> {
     listings.set(dir, listing);
   }
   await refreshConfig($, s);
-  let source: { dirs: string[]; extensions: string[] };
+  let source: { dirs: string[]; extensions: string[]; maxDepth: number };
   try {
     source = s.ws.rulesSource() as typeof source;
   } catch {
@@ -110,6 +109,7 @@ export async function refresh($: EngineInterface, s: Snapshot): Promise<void> {
     s.links.clear();
     s.source = key;
     s.extensions = source.extensions;
+    s.maxDepth = source.maxDepth;
   }
   await Promise.all(source.dirs.map((dir) => syncDir($, s, dir, [], 0, listings)));
 }
@@ -186,7 +186,7 @@ async function syncDir(
     if (entry.isLink) {
       pending.push(syncLink($, s, path, entry.name, here, depth, listings));
     } else if (entry.kind === "dir") {
-      if (depth < MAX_DEPTH) pending.push(syncDir($, s, path, here, depth + 1, listings));
+      if (depth < s.maxDepth) pending.push(syncDir($, s, path, here, depth + 1, listings));
     } else if (entry.kind === "file" && s.isRule(entry.name)) {
       const seen = { size: entry.size, mtimeMs: entry.mtimeMs };
       if (!same(s.files.get(path), seen)) pending.push(syncRule($, s, path, seen));
@@ -219,7 +219,7 @@ async function syncLink(
   if (stat.kind === "dir") {
     // A link back to a directory above it: the engine sees the loop and
     // warns; walking it would never end.
-    const loops = ancestors.includes(target) || depth >= MAX_DEPTH;
+    const loops = ancestors.includes(target) || depth >= s.maxDepth;
     if (!loops) await syncDir($, s, target, ancestors, depth + 1, listings);
   } else if (s.isRule(name)) {
     await syncRule($, s, target, { size: stat.size, mtimeMs: stat.mtimeMs });

@@ -2,11 +2,9 @@
 // read once per session and kept in module memory after: the module is its
 // only writer, and every write goes through the session's queue.
 import type { EngineInterface } from "claude-code";
+import { sessionIdProblem } from "./engine/rule_fairy_wasm";
 
 export const STATE_DIR = ".rule-fairy/claude";
-
-/** A session id that can name a file: Claude Code's are UUIDs. */
-const SAFE_ID = /^[A-Za-z0-9._-]{1,200}$/;
 
 const texts = new Map<string, string>();
 const ignored = new Set<string>();
@@ -15,8 +13,10 @@ const recorded = new Set<string>();
 
 export type StateFile = { path: string; shown: string };
 
+/** The state file of a session, once the engine says its id can name a
+ * file (the engine is loaded before any state is read). */
 export function stateFile(root: string, sessionId: string): StateFile {
-  if (!SAFE_ID.test(sessionId) || sessionId === "." || sessionId === "..") {
+  if (sessionIdProblem(sessionId) !== undefined) {
     throw new Error(`session id ${JSON.stringify(sessionId)} cannot name a state file`);
   }
   const shown = `${STATE_DIR}/${sessionId}.json`;

@@ -60,8 +60,9 @@ export class Workspace {
      */
     remove(path: string): void;
     /**
-     * `{ dirs, extensions }`: where rules come from, per the
-     * configuration put in; throws the configuration's error.
+     * `{ dirs, extensions, maxDepth }`: where rules come from, per the
+     * configuration put in, and how deep below a directory to list (the
+     * engine's one depth policy); throws the configuration's error.
      */
     rulesSource(): any;
     /**
@@ -81,6 +82,19 @@ export class Workspace {
 }
 
 /**
+ * The entry for a delivery that stopped (`how`: `failed`, `threw`,
+ * `timed out`) before anything was recorded. The mod writes its own copy
+ * when the engine could not load; a test holds the two equal.
+ */
+export function deliveryFailed(kind: string, how: string, detail: string): string;
+
+/**
+ * `<kind> delivery <how>: <detail>`, the line logged beside
+ * [`delivery_failed_js`]'s entry.
+ */
+export function failureSummary(kind: string, how: string, detail: string): string;
+
+/**
  * `{ entry, log, state }` after `rule-fairy gate check --json` ran on a
  * written file: `exit` is its status (`undefined` when it did not start or
  * was stopped, `stderr` then saying why), `findings` its lines as
@@ -96,10 +110,11 @@ export function gateAnswer(saved: string, exit: number | null | undefined, findi
 export function gateFinding(severity: string, rule_id: string, file: string, line: number, message: string, note: string): string;
 
 /**
- * The second line of every failed-delivery entry, for hosts that must
- * write one when the engine itself could not answer.
+ * Why a session id cannot name a state file (`contains a path
+ * separator`, ...), or `undefined` when it can: the one policy both hosts
+ * use.
  */
-export function nothingInjected(): string;
+export function sessionIdProblem(id: string): string | undefined;
 
 /**
  * The files of `git status --porcelain=v1 -z --untracked-files=all`
@@ -119,9 +134,11 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_workspace_free: (a: number, b: number) => void;
+    readonly deliveryFailed: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
+    readonly failureSummary: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number) => [number, number, number];
     readonly gateFinding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number];
-    readonly nothingInjected: () => [number, number];
+    readonly sessionIdProblem: (a: number, b: number) => [number, number];
     readonly shellCandidates: (a: number, b: number) => [number, number];
     readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
     readonly workspace_contentsDue: (a: number, b: any) => [number, number, number, number];

@@ -187,8 +187,9 @@ export class Workspace {
         wasm.workspace_remove(this.__wbg_ptr, ptr0, len0);
     }
     /**
-     * `{ dirs, extensions }`: where rules come from, per the
-     * configuration put in; throws the configuration's error.
+     * `{ dirs, extensions, maxDepth }`: where rules come from, per the
+     * configuration put in, and how deep below a directory to list (the
+     * engine's one depth policy); throws the configuration's error.
      * @returns {any}
      */
     rulesSource() {
@@ -235,6 +236,77 @@ export class Workspace {
     }
 }
 if (Symbol.dispose) Workspace.prototype[Symbol.dispose] = Workspace.prototype.free;
+
+/**
+ * The entry for a delivery that stopped (`how`: `failed`, `threw`,
+ * `timed out`) before anything was recorded. The mod writes its own copy
+ * when the engine could not load; a test holds the two equal.
+ * @param {string} kind
+ * @param {string} how
+ * @param {string} detail
+ * @returns {string}
+ */
+export function deliveryFailed(kind, how, detail) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(kind, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(how, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(detail, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.deliveryFailed(ptr0, len0, ptr1, len1, ptr2, len2);
+        deferred4_0 = ret[0];
+        deferred4_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+}
+
+/**
+ * `<kind> delivery <how>: <detail>`, the line logged beside
+ * [`delivery_failed_js`]'s entry.
+ * @param {string} kind
+ * @param {string} how
+ * @param {string} detail
+ * @returns {string}
+ */
+export function failureSummary(kind, how, detail) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(kind, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(how, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(detail, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.failureSummary(ptr0, len0, ptr1, len1, ptr2, len2);
+        deferred4_0 = ret[0];
+        deferred4_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+}
 
 /**
  * `{ entry, log, state }` after `rule-fairy gate check --json` ran on a
@@ -316,21 +388,22 @@ export function gateFinding(severity, rule_id, file, line, message, note) {
 }
 
 /**
- * The second line of every failed-delivery entry, for hosts that must
- * write one when the engine itself could not answer.
- * @returns {string}
+ * Why a session id cannot name a state file (`contains a path
+ * separator`, ...), or `undefined` when it can: the one policy both hosts
+ * use.
+ * @param {string} id
+ * @returns {string | undefined}
  */
-export function nothingInjected() {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        const ret = wasm.nothingInjected();
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+export function sessionIdProblem(id) {
+    const ptr0 = passStringToWasm0(id, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.sessionIdProblem(ptr0, len0);
+    let v2;
+    if (ret[0] !== 0) {
+        v2 = getStringFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
     }
+    return v2;
 }
 
 /**
@@ -556,13 +629,23 @@ function __wbg_get_imports() {
             return ret;
         },
         __wbindgen_generic_0000000000000001: function(arg0) {
+            // Cast intrinsic for `F64 -> Externref`.
+            const ret = arg0;
+            return ret;
+        },
+        __wbindgen_generic_0000000000000002: function(arg0) {
             // Cast intrinsic for `I64 -> Externref`.
             const ret = arg0;
             return ret;
         },
-        __wbindgen_generic_0000000000000002: function(arg0, arg1) {
+        __wbindgen_generic_0000000000000003: function(arg0, arg1) {
             // Cast intrinsic for `Ref(String) -> Externref`.
             const ret = getStringFromWasm0(arg0, arg1);
+            return ret;
+        },
+        __wbindgen_generic_0000000000000004: function(arg0) {
+            // Cast intrinsic for `U64 -> Externref`.
+            const ret = BigInt.asUintN(64, arg0);
             return ret;
         },
         __wbindgen_init_externref_table: function() {

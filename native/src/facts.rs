@@ -7,7 +7,7 @@ use std::process::Command;
 use clap::Args;
 use rule_fairy_engine::base::paths;
 use rule_fairy_engine::matching::facts::{
-    branch_from_symbolic_ref, ci_from_env, project_tags, Facts,
+    branch_from_symbolic_ref, ci_from_env, os_name, project_tags, wanted_facts, Facts,
 };
 use rule_fairy_engine::matching::project::Project;
 use rule_fairy_engine::rules::conditions::normalize_os;
@@ -49,13 +49,10 @@ fn parse_content(text: &str) -> Result<(String, String), String> {
     Ok((paths::normalize_for_match(path), file.to_string()))
 }
 
-/// This machine's operating system in the names rules use.
-pub fn machine_os() -> String {
-    normalize_os(match std::env::consts::OS {
-        "macos" => "darwin",
-        "windows" => "win32",
-        other => other,
-    })
+/// This machine's operating system in the names rules use (the engine's
+/// [`os_name`]).
+pub fn machine_os() -> Option<String> {
+    os_name(std::env::consts::OS)
 }
 
 /// The project's git branch; none when detached or outside git.
@@ -80,15 +77,11 @@ pub fn host_facts(
     agent: Option<String>,
     tools: Option<Vec<String>>,
 ) -> Facts {
-    let wants_branch = project
-        .rules
-        .rules
-        .iter()
-        .any(|r| r.conditions.branch.is_declared());
+    let wants_branch = wanted_facts(&project.rules.rules).contains(&"branch");
     Facts {
         command: None,
         project: Some(project_tags(&StdFs, &project.root)),
-        os: Some(machine_os()),
+        os: machine_os(),
         ci: Some(ci_from_env(|name| std::env::var(name).ok())),
         branch: wants_branch.then(|| git_branch(&project.root)).flatten(),
         model,

@@ -4,6 +4,7 @@
 use std::fs;
 use std::process::Output;
 
+use rule_fairy_engine::render::labels::NOTHING_INJECTED;
 use serde_json::Value;
 
 use crate::util::codex::*;
@@ -153,6 +154,12 @@ fn the_launcher_says_so_when_the_binary_is_missing() {
         "{context}"
     );
     assert!(context.contains("cargo install --locked --git"));
+    // The launcher runs when no engine can: its closing line is a copy of
+    // the engine's, held equal here.
+    assert!(
+        context.ends_with(&format!("\n{NOTHING_INJECTED}")),
+        "{context}"
+    );
     let message: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(message["systemMessage"]
         .as_str()

@@ -316,7 +316,7 @@ try {
   await page.fill("#paths", "src/api/orders.ts");
   const edit = await shown(page);
   equal(edit.rules, ["api/errors.mdc"], "editing a path fires the rule its glob matches");
-  equal(edit.reasons, ["glob src/api/** on src/api/orders.ts"], "with the glob and the path");
+  equal(edit.reasons, ["glob `src/api/**` on src/api/orders.ts"], "with the glob and the path");
   check(
     edit.codex[0]?.includes("[rule-fairy matched: glob on src/api/orders.ts]"),
     "the Codex text is the post-edit one",

@@ -1,34 +1,15 @@
 // Which rules fire and why, as the engine answered: each rule's reasons
 // (alwaysApply, the keywords, the glob and the path it matched, the
 // fileContains pattern), every other condition it declares with the fact
-// it was tested on, and the problems the event ran into.
+// it was tested on, and the problems the event ran into. The words are the
+// engine's, the same `rule-fairy explain` prints.
 
 import { el, placeText } from "./dom.js";
-
-/** @param {any} reason */
-function reasonText(reason) {
-  switch (reason.kind) {
-    case "alwaysApply":
-      return "alwaysApply";
-    case "keyword":
-      return `keyword ${reason.keywords.map((/** @type {string} */ k) => `"${k}"`).join(", ")}`;
-    case "glob":
-      return `glob ${reason.glob} on ${reason.path}`;
-    case "fileContains":
-      return `fileContains ${reason.pattern} in ${reason.path}`;
-    default:
-      return JSON.stringify(reason);
-  }
-}
+import { describeCondition, describeReason } from "./engine/rule_fairy_wasm.js";
 
 /** @param {any} outcome */
 function conditionItem(outcome) {
-  const actual = outcome.actual?.length ? outcome.actual.join(", ") : "unknown";
-  return el(
-    "li",
-    { class: outcome.held ? "held" : "failed" },
-    `${outcome.kind} ${outcome.wanted.join(", ")} ${outcome.held ? "✓" : "✗"} (${actual})`,
-  );
+  return el("li", { class: outcome.held ? "held" : "failed" }, describeCondition(outcome));
 }
 
 /** @param {any} rule */
@@ -47,7 +28,7 @@ function ruleItem(rule) {
     el(
       "ul",
       { class: "reasons" },
-      ...rule.reasons.map((/** @type {any} */ r) => el("li", {}, reasonText(r))),
+      ...rule.reasons.map((/** @type {any} */ r) => el("li", {}, describeReason(r))),
     ),
     conditions.length > 0 && el("ul", { class: "conditions" }, ...conditions.map(conditionItem)),
   );

@@ -12,18 +12,36 @@ use rule_fairy_engine::delivery::frames::FrameLimits;
 use rule_fairy_engine::hosts::claude::gate::gate_answer;
 use rule_fairy_engine::hosts::claude::state::after_compaction;
 use rule_fairy_engine::hosts::claude::workspace::{ClaudeWorkspace, EventRequest};
+use rule_fairy_engine::hosts::failure::{delivery_failed, failure_summary};
 use rule_fairy_engine::hosts::gate_check::read_gate_run;
+use rule_fairy_engine::hosts::session_id::session_id_problem;
 use rule_fairy_engine::hosts::shell::{candidate_paths, parse_porcelain};
 use rule_fairy_engine::render::labels::gate_finding;
-use rule_fairy_engine::render::labels::NOTHING_INJECTED;
+use rule_fairy_engine::rules::discovery::MAX_DEPTH;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// The second line of every failed-delivery entry, for hosts that must
-/// write one when the engine itself could not answer.
-#[wasm_bindgen(js_name = nothingInjected)]
-pub fn nothing_injected() -> String {
-    NOTHING_INJECTED.to_string()
+/// The entry for a delivery that stopped (`how`: `failed`, `threw`,
+/// `timed out`) before anything was recorded. The mod writes its own copy
+/// when the engine could not load; a test holds the two equal.
+#[wasm_bindgen(js_name = deliveryFailed)]
+pub fn delivery_failed_js(kind: &str, how: &str, detail: &str) -> String {
+    delivery_failed(kind, how, detail)
+}
+
+/// `<kind> delivery <how>: <detail>`, the line logged beside
+/// [`delivery_failed_js`]'s entry.
+#[wasm_bindgen(js_name = failureSummary)]
+pub fn failure_summary_js(kind: &str, how: &str, detail: &str) -> String {
+    failure_summary(kind, how, detail)
+}
+
+/// Why a session id cannot name a state file (`contains a path
+/// separator`, ...), or `undefined` when it can: the one policy both hosts
+/// use.
+#[wasm_bindgen(js_name = sessionIdProblem)]
+pub fn session_id_problem_js(id: &str) -> Option<String> {
+    session_id_problem(id).map(str::to_string)
 }
 
 /// The files of `git status --porcelain=v1 -z --untracked-files=all`
@@ -86,9 +104,11 @@ pub struct Workspace {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct RulesSourceAnswer {
     dirs: Vec<String>,
     extensions: Vec<String>,
+    max_depth: usize,
 }
 
 #[derive(Serialize)]
@@ -154,8 +174,9 @@ impl Workspace {
         self.inner.mark_checkout(dir);
     }
 
-    /// `{ dirs, extensions }`: where rules come from, per the
-    /// configuration put in; throws the configuration's error.
+    /// `{ dirs, extensions, maxDepth }`: where rules come from, per the
+    /// configuration put in, and how deep below a directory to list (the
+    /// engine's one depth policy); throws the configuration's error.
     #[wasm_bindgen(js_name = rulesSource)]
     pub fn rules_source(&mut self) -> Result<JsValue, JsError> {
         let source = self
@@ -165,6 +186,7 @@ impl Workspace {
         to_js(&RulesSourceAnswer {
             dirs: source.dirs,
             extensions: source.extensions,
+            max_depth: MAX_DEPTH,
         })
     }
 

@@ -3,6 +3,9 @@
 //! this crate: each function takes plain strings or serde values and
 //! converts errors to `JsError`.
 
+use rule_fairy_engine::matching::conditions::Outcome;
+use rule_fairy_engine::matching::describe::{describe, describe_condition};
+use rule_fairy_engine::matching::explain::Reason;
 use rule_fairy_engine::playground::case::{Case, EventInput, FactInputs};
 use rule_fairy_engine::playground::case_files::rule_files_in;
 use serde::Serialize;
@@ -82,4 +85,20 @@ impl Playground {
 #[wasm_bindgen(js_name = ruleFilesIn)]
 pub fn rule_files_in_listing(listing: Vec<String>, config: Option<String>) -> Vec<String> {
     rule_files_in(&listing, config.as_deref())
+}
+
+/// One of an answer's `rules[].reasons` in the words `rule-fairy explain`
+/// prints: `glob \`src/**\` on src/x.ts`.
+#[wasm_bindgen(js_name = describeReason)]
+pub fn describe_reason(reason: JsValue) -> Result<String, JsError> {
+    let reason: Reason = from_js(reason, "reason")?;
+    Ok(describe(&reason))
+}
+
+/// One of an answer's `rules[].conditions` in the words `rule-fairy
+/// explain` prints: `branch release/* ✓ (release/2.4)`.
+#[wasm_bindgen(js_name = describeCondition)]
+pub fn describe_condition_js(outcome: JsValue) -> Result<String, JsError> {
+    let outcome: Outcome = from_js(outcome, "condition")?;
+    Ok(describe_condition(&outcome))
 }

@@ -1,8 +1,11 @@
 //! What each host adapter asks of the engine, and what they share: shell
-//! change detection and reading the gate's check. `claude` and `codex`
-//! never import each other.
+//! change detection, reading the gate's check, a failed delivery's entry
+//! and which session ids may name a file. `claude` and `codex` never
+//! import each other.
 
 pub mod claude;
 pub mod codex;
+pub mod failure;
 pub mod gate_check;
+pub mod session_id;
 pub mod shell;

@@ -1,7 +1,7 @@
 //! A rule's conditions compiled once per rule set and judged against an
 //! event's facts; what `explain` says of each.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::matching::facts::Facts;
 use crate::rules::conditions::{Conditions, Declared};
@@ -23,7 +23,7 @@ pub fn branch_matches(pattern: &str, branch: &str) -> bool {
 }
 
 /// A condition a rule can declare, as `explain` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Dimension {
     #[serde(rename = "alwaysApply")]
     AlwaysApply,
@@ -52,7 +52,8 @@ pub enum Dimension {
 }
 
 /// What the rule wanted of a fact, what the fact was, and whether it held.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// Read back by the playground's `describeCondition`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     pub kind: Dimension,
     pub held: bool,

@@ -1,7 +1,8 @@
 //! Which rules an event selects and why, in the order a delivery would
-//! carry them (behaviour §2.6). The `explain` command prints this.
+//! carry them (behaviour §2.6). The `explain` command prints this, in the
+//! words of [`crate::matching::describe`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::base::error::Error;
 use crate::matching::conditions::Outcome;
@@ -15,8 +16,8 @@ pub enum Event {
     Edit,
 }
 
-/// One reason a rule fired.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One reason a rule fired; [`crate::matching::describe`] words it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
 pub enum Reason {
     #[serde(rename = "alwaysApply")]

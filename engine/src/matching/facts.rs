@@ -1,11 +1,14 @@
 //! The facts about a session and a turn that rule conditions are tested
 //! against, and how a host's raw facts (a prompt, the environment, marker
-//! files, git's answer) become them.
+//! files, git's answer, the name of the operating system) become them;
+//! which of them a project's rules test, so a host gathers only those.
 
 use serde::Serialize;
 
 use crate::base::fs::FileSource;
 use crate::base::paths;
+use crate::rules::conditions::normalize_os;
+use crate::rules::rule::Rule;
 
 /// Facts about the session and the turn that conditions are tested
 /// against. `None` is an unknown fact: a condition on it does not hold.
@@ -175,4 +178,68 @@ fn is_browser_extension(fs: &dyn FileSource, root: &str) -> bool {
 pub fn branch_from_symbolic_ref(printed: &str) -> Option<String> {
     let branch = printed.trim();
     (!branch.is_empty() && branch != "HEAD").then(|| branch.to_string())
+}
+/// The operating system a host reports, in the names rules use
+/// ([`normalize_os`]: `linux`, `darwin`, `win32`, or the name as it is):
+/// Claude Code's platform (`macos`, `windows`, `linux`; WSL is Linux, for
+/// it runs Linux programs) and Rust's `std::env::consts::OS` alike. An
+/// empty name, or `unknown`, is no fact.
+///
+/// ```
+/// use rule_fairy_engine::matching::facts::os_name;
+/// assert_eq!(os_name("macos").as_deref(), Some("darwin"));
+/// assert_eq!(os_name("windows").as_deref(), Some("win32"));
+/// assert_eq!(os_name("wsl").as_deref(), Some("linux"));
+/// assert_eq!(os_name("freebsd").as_deref(), Some("freebsd"));
+/// assert_eq!(os_name("unknown"), None);
+/// ```
+pub fn os_name(reported: &str) -> Option<String> {
+    match reported.trim().to_lowercase().as_str() {
+        "" | "unknown" => None,
+        "wsl" => Some("linux".to_string()),
+        other => Some(normalize_os(other)),
+    }
+}
+
+/// The facts some rule's conditions test, by condition name (`project`,
+/// `os`, `ci`, `branch`, `model`, `agent`, `tools`), in the order first
+/// declared: the ones a host must gather. The slash command is not among
+/// them: the event carries it.
+pub fn wanted_facts(rules: &[Rule]) -> Vec<&'static str> {
+    let mut wanted = Vec::new();
+    let mut want = |declared: bool, name: &'static str| {
+        if declared && !wanted.contains(&name) {
+            wanted.push(name);
+        }
+    };
+    for rule in rules {
+        let c = &rule.conditions;
+        want(c.project.is_declared(), "project");
+        want(c.os.is_declared(), "os");
+        want(c.ci.is_some(), "ci");
+        want(c.branch.is_declared(), "branch");
+        want(c.model.is_declared(), "model");
+        want(c.agent.is_declared(), "agent");
+        want(c.tools.is_declared(), "tools");
+    }
+    wanted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_facts_rules_test_are_wanted() {
+        let rule = |name: &str, text: &str| Rule::parse(name, &format!("/p/{name}"), text);
+        let rules = vec![
+            rule("a.mdc", "---\nalwaysApply: true\n---\nA"),
+            rule("b.mdc", "---\nmodel: [x]\nos: linux\n---\nB"),
+            rule("c.mdc", "---\nbranch: main\nci: false\n---\nC"),
+            rule("d.mdc", "---\nmodel: [y]\n---\nD"),
+        ];
+        assert_eq!(wanted_facts(&rules), vec!["os", "model", "ci", "branch"]);
+        let plain = vec![rule("a.mdc", "---\nglobs: src/**\n---\nA")];
+        assert!(wanted_facts(&plain).is_empty());
+    }
 }

@@ -1,9 +1,10 @@
 //! Which rules an event selects: globs and their index, keywords, content
 //! patterns, the facts conditions are judged against, the compiled project
-//! index, and why a rule fired.
+//! index, why a rule fired, and that in words.
 
 pub mod conditions;
 pub mod content_index;
+pub mod describe;
 pub mod explain;
 pub mod facts;
 pub mod glob;

@@ -36,6 +36,13 @@ pub struct RuleSet {
     pub findings: Vec<Finding>,
 }
 
+/// How many directories deep below a rules directory the walk lists, links
+/// followed included: a tree deeper than this is a loop the links hide. The
+/// one depth policy: the native walk stops here, and the Claude Code mod,
+/// which lists directories for the engine, stops where the engine's
+/// `rulesSource` says.
+pub const MAX_DEPTH: usize = 40;
+
 /// Java string order (UTF-16 code units), which the original sorts names by.
 pub fn java_order(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
@@ -220,6 +227,11 @@ fn walk_dir(
                     );
                     continue;
                 }
+                // `ancestors` holds this directory and those above it: one
+                // more level is listed only within the depth policy.
+                if ancestors.len() > MAX_DEPTH {
+                    continue;
+                }
                 ancestors.push(real);
                 walk_dir(fs, walk, &path, &rel, ancestors, found, findings);
                 ancestors.pop();
@@ -386,6 +398,25 @@ mod tests {
             listing.findings
         );
         assert!(listing.findings.iter().all(|f| !f.is_error()));
+    }
+
+    #[test]
+    fn the_walk_lists_max_depth_directories_below_and_no_deeper() {
+        let mut fs = MemoryFs::new();
+        let mut dir = "/p/.cursor/rules".to_string();
+        for depth in 0..=MAX_DEPTH + 1 {
+            fs.add_file(&format!("{dir}/r{depth}.mdc"), "");
+            dir.push_str("/d");
+        }
+        let names: Vec<String> = list_rule_files(&fs, &source(&fs, ""))
+            .unwrap()
+            .files
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(names.len(), MAX_DEPTH + 1);
+        let deepest = format!("{}r{MAX_DEPTH}.mdc", "d/".repeat(MAX_DEPTH));
+        assert!(names.contains(&deepest), "{names:?}");
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! What a hook says when it cannot deliver: an entry in the model's context
 //! and a warning for the person, so a broken rule or configuration is seen
-//! instead of rules silently missing. The entry follows the original's
-//! error label (`[rule-fairy error: <kind> delivery failed ...]`, 4.7) and
-//! carries no `injected` marker, so it never reads as a delivery.
+//! instead of rules silently missing. The entry and the warning are the
+//! engine's (`hosts::failure`, behaviour §4.7), the same as Claude Code's;
+//! the entry carries no `injected` marker, so it never reads as a delivery.
 
-use rule_fairy_engine::render::labels::NOTHING_INJECTED;
+use rule_fairy_engine::hosts::failure::{delivery_failed, failure_summary};
 
 use super::output::{Event, HookOutput};
 
@@ -28,17 +28,15 @@ impl Kind {
     }
 }
 
-/// The label line.
-pub fn label(kind: Kind) -> String {
-    format!("[rule-fairy error: {} delivery failed]", kind.name())
-}
-
 /// The output for a failed delivery; `detail` names the file and line
 /// where there is one. Also printed on standard error by the caller.
 pub fn output(event: Event, kind: Kind, detail: &str) -> HookOutput {
-    let context = format!("{}\n{detail}\n{NOTHING_INJECTED}", label(kind));
-    HookOutput::context(event, context)
-        .with_problems(&[format!("{} delivery failed: {detail}", kind.name())])
+    let context = delivery_failed(kind.name(), "failed", detail);
+    HookOutput::context(event, context).with_problems(&[failure_summary(
+        kind.name(),
+        "failed",
+        detail,
+    )])
 }
 
 #[cfg(test)]

@@ -1,12 +1,10 @@
-//! A session id, checked before it names any file. Codex sends a UUID; the
-//! id ends up in `<state dir>/<id>.json` and `<state dir>/locks/<id>.lock`,
-//! so anything that could climb out of the state directory is refused.
+//! A session id, checked before it names any file, by the engine's one
+//! policy for both hosts (`hosts::session_id`): the id ends up in
+//! `<state dir>/<id>.json` and `<state dir>/locks/<id>.lock`.
 
 use std::fmt;
 
-/// Longest id accepted: the file name gains `.json` and a temporary suffix,
-/// and must stay under the usual 255-byte limit.
-const MAX_LEN: usize = 200;
+use rule_fairy_engine::hosts::session_id::session_id_problem;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionId(String);
@@ -14,19 +12,7 @@ pub struct SessionId(String);
 impl SessionId {
     /// The id, or why it cannot name a file.
     pub fn parse(id: &str) -> Result<SessionId, String> {
-        let problem = if id.is_empty() {
-            Some("is empty")
-        } else if id.contains('/') || id.contains('\\') {
-            Some("contains a path separator")
-        } else if id.contains("..") {
-            Some("contains `..`")
-        } else if id.contains('\0') {
-            Some("contains a NUL character")
-        } else if id.len() > MAX_LEN {
-            Some("is longer than 200 bytes")
-        } else {
-            None
-        };
+        let problem = session_id_problem(id);
         match problem {
             Some(problem) => Err(format!(
                 "the hook input's session_id {id:?} {problem}, so it cannot name a state file; nothing was delivered or recorded"

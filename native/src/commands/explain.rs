@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use rule_fairy_engine::delivery::frames::FrameLimits;
 use rule_fairy_engine::delivery::preview::{preview, Event, Hosts};
-use rule_fairy_engine::matching::conditions::Outcome;
-use rule_fairy_engine::matching::explain::{Event as Fired, Explanation, FiredRule, Reason};
+use rule_fairy_engine::matching::describe::{describe, describe_condition};
+use rule_fairy_engine::matching::explain::{Event as Fired, Explanation, FiredRule};
 use rule_fairy_engine::matching::project::Project;
 
 use crate::location::{display_path, event_path, project_root};
@@ -116,35 +116,10 @@ fn human(explanation: &Explanation, args: &ExplainArgs) -> String {
 /// and whether it is delivered every turn.
 fn why(rule: &FiredRule) -> String {
     let mut parts: Vec<String> = rule.reasons.iter().map(describe).collect();
-    parts.extend(rule.conditions.iter().map(condition));
+    parts.extend(rule.conditions.iter().map(describe_condition));
     let mut line = parts.join("; ");
     if rule.delivery.is_some() {
         line.push_str(" (ephemeral: delivered every turn it holds)");
     }
     line
-}
-
-fn condition(outcome: &Outcome) -> String {
-    let kind = serde_json::to_value(outcome.kind)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
-    let actual = match &outcome.actual {
-        Some(values) if !values.is_empty() => values.join(", "),
-        _ => "unknown".to_string(),
-    };
-    let mark = if outcome.held { "✓" } else { "✗" };
-    format!("{kind} {} {mark} ({actual})", outcome.wanted.join(", "))
-}
-
-fn describe(reason: &Reason) -> String {
-    match reason {
-        Reason::AlwaysApply => "alwaysApply".to_string(),
-        Reason::Keywords { keywords } => {
-            let quoted: Vec<String> = keywords.iter().map(|k| format!("\"{k}\"")).collect();
-            format!("keyword {}", quoted.join(", "))
-        }
-        Reason::Glob { glob, path } => format!("glob `{glob}` on {path}"),
-        Reason::FileContains { pattern, path } => format!("fileContains `{pattern}` in {path}"),
-    }
 }

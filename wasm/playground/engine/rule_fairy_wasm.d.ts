@@ -98,8 +98,9 @@ export class Workspace {
      */
     remove(path: string): void;
     /**
-     * `{ dirs, extensions }`: where rules come from, per the
-     * configuration put in; throws the configuration's error.
+     * `{ dirs, extensions, maxDepth }`: where rules come from, per the
+     * configuration put in, and how deep below a directory to list (the
+     * engine's one depth policy); throws the configuration's error.
      */
     rulesSource(): any;
     /**
@@ -119,6 +120,25 @@ export class Workspace {
 }
 
 /**
+ * The entry for a delivery that stopped (`how`: `failed`, `threw`,
+ * `timed out`) before anything was recorded. The mod writes its own copy
+ * when the engine could not load; a test holds the two equal.
+ */
+export function deliveryFailed(kind: string, how: string, detail: string): string;
+
+/**
+ * One of an answer's `rules[].conditions` in the words `rule-fairy
+ * explain` prints: `branch release/* ✓ (release/2.4)`.
+ */
+export function describeCondition(outcome: any): string;
+
+/**
+ * One of an answer's `rules[].reasons` in the words `rule-fairy explain`
+ * prints: `glob \`src/**\` on src/x.ts`.
+ */
+export function describeReason(reason: any): string;
+
+/**
  * Which rules a prompt selects, and why.
  *
  * `files` is a JSON object from project-relative paths to file contents
@@ -126,6 +146,12 @@ export class Workspace {
  * `rule-fairy explain --prompt TEXT --json` prints.
  */
 export function explainPrompt(files: string, prompt: string): string;
+
+/**
+ * `<kind> delivery <how>: <detail>`, the line logged beside
+ * [`delivery_failed_js`]'s entry.
+ */
+export function failureSummary(kind: string, how: string, detail: string): string;
 
 /**
  * `{ entry, log, state }` after `rule-fairy gate check --json` ran on a
@@ -143,17 +169,18 @@ export function gateAnswer(saved: string, exit: number | null | undefined, findi
 export function gateFinding(severity: string, rule_id: string, file: string, line: number, message: string, note: string): string;
 
 /**
- * The second line of every failed-delivery entry, for hosts that must
- * write one when the engine itself could not answer.
- */
-export function nothingInjected(): string;
-
-/**
  * The paths of a picked folder's `listing` that hold rules under the
  * configuration text `config` (when the folder has `rule-fairy.edn`),
  * with `rule-fairy.edn` itself: the files to read first.
  */
 export function ruleFilesIn(listing: string[], config?: string | null): string[];
+
+/**
+ * Why a session id cannot name a state file (`contains a path
+ * separator`, ...), or `undefined` when it can: the one policy both hosts
+ * use.
+ */
+export function sessionIdProblem(id: string): string | undefined;
 
 /**
  * The files of `git status --porcelain=v1 -z --untracked-files=all`
@@ -174,10 +201,13 @@ export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_playground_free: (a: number, b: number) => void;
     readonly __wbg_workspace_free: (a: number, b: number) => void;
+    readonly deliveryFailed: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
+    readonly describeCondition: (a: any) => [number, number, number, number];
+    readonly describeReason: (a: any) => [number, number, number, number];
     readonly explainPrompt: (a: number, b: number, c: number, d: number) => [number, number, number, number];
+    readonly failureSummary: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number) => [number, number, number];
     readonly gateFinding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number];
-    readonly nothingInjected: () => [number, number];
     readonly playground_answer: (a: number, b: any, c: any) => [number, number, number];
     readonly playground_check: (a: number) => [number, number, number];
     readonly playground_missingDocuments: (a: number) => [number, number];
@@ -185,6 +215,7 @@ export interface InitOutput {
     readonly playground_putFile: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly playground_removeFile: (a: number, b: number, c: number) => void;
     readonly ruleFilesIn: (a: number, b: number, c: number, d: number) => [number, number];
+    readonly sessionIdProblem: (a: number, b: number) => [number, number];
     readonly shellCandidates: (a: number, b: number) => [number, number];
     readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
     readonly workspace_contentsDue: (a: number, b: any) => [number, number, number, number];

@@ -281,8 +281,9 @@ export class Workspace {
         wasm.workspace_remove(this.__wbg_ptr, ptr0, len0);
     }
     /**
-     * `{ dirs, extensions }`: where rules come from, per the
-     * configuration put in; throws the configuration's error.
+     * `{ dirs, extensions, maxDepth }`: where rules come from, per the
+     * configuration put in, and how deep below a directory to list (the
+     * engine's one depth policy); throws the configuration's error.
      * @returns {any}
      */
     rulesSource() {
@@ -331,6 +332,92 @@ export class Workspace {
 if (Symbol.dispose) Workspace.prototype[Symbol.dispose] = Workspace.prototype.free;
 
 /**
+ * The entry for a delivery that stopped (`how`: `failed`, `threw`,
+ * `timed out`) before anything was recorded. The mod writes its own copy
+ * when the engine could not load; a test holds the two equal.
+ * @param {string} kind
+ * @param {string} how
+ * @param {string} detail
+ * @returns {string}
+ */
+export function deliveryFailed(kind, how, detail) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(kind, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(how, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(detail, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.deliveryFailed(ptr0, len0, ptr1, len1, ptr2, len2);
+        deferred4_0 = ret[0];
+        deferred4_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+}
+
+/**
+ * One of an answer's `rules[].conditions` in the words `rule-fairy
+ * explain` prints: `branch release/* ✓ (release/2.4)`.
+ * @param {any} outcome
+ * @returns {string}
+ */
+export function describeCondition(outcome) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ret = wasm.describeCondition(outcome);
+        var ptr1 = ret[0];
+        var len1 = ret[1];
+        if (ret[3]) {
+            ptr1 = 0; len1 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred2_0 = ptr1;
+        deferred2_1 = len1;
+        return getStringFromWasm0(ptr1, len1);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
+ * One of an answer's `rules[].reasons` in the words `rule-fairy explain`
+ * prints: `glob \`src/**\` on src/x.ts`.
+ * @param {any} reason
+ * @returns {string}
+ */
+export function describeReason(reason) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const ret = wasm.describeReason(reason);
+        var ptr1 = ret[0];
+        var len1 = ret[1];
+        if (ret[3]) {
+            ptr1 = 0; len1 = 0;
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        deferred2_0 = ptr1;
+        deferred2_1 = len1;
+        return getStringFromWasm0(ptr1, len1);
+    } finally {
+        wasm.__wbindgen_free(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
  * Which rules a prompt selects, and why.
  *
  * `files` is a JSON object from project-relative paths to file contents
@@ -365,6 +452,41 @@ export function explainPrompt(files, prompt) {
         deferred4_0 = ptr3;
         deferred4_1 = len3;
         return getStringFromWasm0(ptr3, len3);
+    } finally {
+        wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
+    }
+}
+
+/**
+ * `<kind> delivery <how>: <detail>`, the line logged beside
+ * [`delivery_failed_js`]'s entry.
+ * @param {string} kind
+ * @param {string} how
+ * @param {string} detail
+ * @returns {string}
+ */
+export function failureSummary(kind, how, detail) {
+    let deferred4_0;
+    let deferred4_1;
+    try {
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(kind, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(how, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(detail, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.failureSummary(ptr0, len0, ptr1, len1, ptr2, len2);
+        deferred4_0 = ret[0];
+        deferred4_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
     } finally {
         wasm.__wbindgen_free(deferred4_0, deferred4_1, 1);
     }
@@ -450,24 +572,6 @@ export function gateFinding(severity, rule_id, file, line, message, note) {
 }
 
 /**
- * The second line of every failed-delivery entry, for hosts that must
- * write one when the engine itself could not answer.
- * @returns {string}
- */
-export function nothingInjected() {
-    let deferred1_0;
-    let deferred1_1;
-    try {
-        const ret = wasm.nothingInjected();
-        deferred1_0 = ret[0];
-        deferred1_1 = ret[1];
-        return getStringFromWasm0(ret[0], ret[1]);
-    } finally {
-        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
-    }
-}
-
-/**
  * The paths of a picked folder's `listing` that hold rules under the
  * configuration text `config` (when the folder has `rule-fairy.edn`),
  * with `rule-fairy.edn` itself: the files to read first.
@@ -491,6 +595,25 @@ export function ruleFilesIn(listing, config) {
     var v3 = getArrayJsValueFromWasm0(ret[0], ret[1]);
     wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
     return v3;
+}
+
+/**
+ * Why a session id cannot name a state file (`contains a path
+ * separator`, ...), or `undefined` when it can: the one policy both hosts
+ * use.
+ * @param {string} id
+ * @returns {string | undefined}
+ */
+export function sessionIdProblem(id) {
+    const ptr0 = passStringToWasm0(id, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.sessionIdProblem(ptr0, len0);
+    let v2;
+    if (ret[0] !== 0) {
+        v2 = getStringFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    }
+    return v2;
 }
 
 /**

@@ -14,8 +14,9 @@ use crate::delivery::selection::{
     claude_delivery, select_edit_given, select_prompt_with, select_shell_given, shell_order,
     Selection,
 };
-use crate::hosts::claude::labels::{delivery_failed, glob_problem};
+use crate::hosts::claude::labels::glob_problem;
 use crate::hosts::claude::state::SessionState;
+use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::matching::facts::Facts;
 use crate::matching::project::Project;
 
@@ -175,7 +176,10 @@ pub fn decide(
     let kind = event.kind().as_str();
     let fail = |state: SessionState, detail: String| Outcome {
         entries: vec![delivery_failed(kind, "failed", &detail)],
-        log: vec![format!("rule-fairy: {kind} delivery failed: {detail}")],
+        log: vec![format!(
+            "rule-fairy: {}",
+            failure_summary(kind, "failed", &detail)
+        )],
         state,
         ..Outcome::default()
     };

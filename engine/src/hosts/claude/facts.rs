@@ -4,13 +4,13 @@
 //! variables (`$.env.get`), the tools the model can call (`$.tool.list()`),
 //! the branch (`git symbolic-ref`) and the slash command a prompt runs.
 //! Project tags come from the marker files the mod puts into the workspace.
-//! The mod asks only for the facts some rule tests ([`wanted_facts`]): most
-//! projects declare no condition, and their events cost nothing more.
+//! The mod asks only for the facts some rule tests
+//! ([`crate::matching::facts::wanted_facts`]): most projects declare no
+//! condition, and their events cost nothing more.
 
 use serde::Deserialize;
 
-use crate::matching::facts::{branch_from_symbolic_ref, ci_from_env, Facts, CI_VARIABLES};
-use crate::rules::rule::Rule;
+use crate::matching::facts::{branch_from_symbolic_ref, ci_from_env, os_name, Facts, CI_VARIABLES};
 
 /// What the mod gathered for one event. A field left out is a fact the mod
 /// did not ask for or the host could not tell: a condition on it does not
@@ -54,7 +54,7 @@ impl HostFacts {
         Facts {
             command: self.command.as_deref().map(|name| format!("/{name}")),
             project,
-            os: self.platform.as_deref().and_then(os_of_platform),
+            os: self.platform.as_deref().and_then(os_name),
             ci: (!ci_env.is_empty()).then(|| {
                 ci_from_env(|name| {
                     let at = CI_VARIABLES.iter().position(|n| *n == name)?;
@@ -69,55 +69,9 @@ impl HostFacts {
     }
 }
 
-/// The operating system a rule's `os` names, from Claude Code's platform:
-/// WSL is Linux (it runs Linux programs); `unknown`, or a name Claude Code
-/// does not give, is no fact.
-///
-/// ```
-/// use rule_fairy_engine::hosts::claude::facts::os_of_platform;
-/// assert_eq!(os_of_platform("macos").as_deref(), Some("darwin"));
-/// assert_eq!(os_of_platform("windows").as_deref(), Some("win32"));
-/// assert_eq!(os_of_platform("wsl").as_deref(), Some("linux"));
-/// assert_eq!(os_of_platform("unknown"), None);
-/// ```
-pub fn os_of_platform(platform: &str) -> Option<String> {
-    let os = match platform {
-        "macos" => "darwin",
-        "windows" => "win32",
-        "linux" | "wsl" => "linux",
-        _ => return None,
-    };
-    Some(os.to_string())
-}
-
-/// The facts some rule's conditions test, by condition name (`project`,
-/// `os`, `ci`, `branch`, `model`, `agent`, `tools`): the ones the mod must
-/// gather. The slash command is not among them: the event carries it.
-pub fn wanted_facts(rules: &[Rule]) -> Vec<&'static str> {
-    let mut wanted = Vec::new();
-    let mut want = |declared: bool, name: &'static str| {
-        if declared && !wanted.contains(&name) {
-            wanted.push(name);
-        }
-    };
-    for rule in rules {
-        let c = &rule.conditions;
-        want(c.project.is_declared(), "project");
-        want(c.os.is_declared(), "os");
-        want(c.ci.is_some(), "ci");
-        want(c.branch.is_declared(), "branch");
-        want(c.model.is_declared(), "model");
-        want(c.agent.is_declared(), "agent");
-        want(c.tools.is_declared(), "tools");
-    }
-    wanted
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::fs::MemoryFs;
-    use crate::matching::project::Project;
 
     #[test]
     fn gathered_facts_become_the_facts_conditions_read() {
@@ -146,29 +100,5 @@ mod tests {
         let read: HostFacts = serde_json::from_str(r#"{"ciEnv": [null]}"#).unwrap();
         assert_eq!(read.facts(None).ci, Some(false));
         assert!(serde_json::from_str::<HostFacts>(r#"{"modle": "x"}"#).is_err());
-    }
-
-    #[test]
-    fn only_the_facts_rules_test_are_wanted() {
-        let mut fs = MemoryFs::new();
-        fs.add_file("/p/.cursor/rules/a.mdc", "---\nalwaysApply: true\n---\nA")
-            .add_file(
-                "/p/.cursor/rules/b.mdc",
-                "---\nmodel: [x]\nos: linux\n---\nB",
-            )
-            .add_file(
-                "/p/.cursor/rules/c.mdc",
-                "---\nbranch: main\nci: false\n---\nC",
-            )
-            .add_file("/p/.cursor/rules/d.mdc", "---\nmodel: [y]\n---\nD");
-        let project = Project::load(&fs, "/p").unwrap();
-        assert_eq!(
-            wanted_facts(&project.rules.rules),
-            vec!["os", "model", "ci", "branch"]
-        );
-        let mut plain = MemoryFs::new();
-        plain.add_file("/p/.cursor/rules/a.mdc", "---\nglobs: src/**\n---\nA");
-        let project = Project::load(&plain, "/p").unwrap();
-        assert!(wanted_facts(&project.rules.rules).is_empty());
     }
 }

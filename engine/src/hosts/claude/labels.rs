@@ -1,35 +1,10 @@
-//! The error entries the Claude Code mod attaches (behaviour §4.7, 5.2.1).
+//! The error entries the Claude Code mod attaches (behaviour §4.7, 5.2.1);
+//! a failed delivery's entry is shared with Codex, in `hosts::failure`.
 //! None has a shard header, so none is ever read back as a delivery.
 
 use crate::base::error::{Error, Place};
 use crate::base::finding::{Finding, Severity};
 use crate::base::paths;
-use crate::render::labels::NOTHING_INJECTED;
-
-/// Characters of detail an error entry carries, as the original keeps of
-/// a failed process's standard error.
-pub const DETAIL_CHARS: usize = 1_000;
-
-/// `[rule-fairy error: <kind> delivery failed]`, LF, the detail (cut to
-/// [`DETAIL_CHARS`]; left out with its line when empty), LF,
-/// [`NOTHING_INJECTED`]: a delivery that stopped before anything was
-/// recorded.
-///
-/// ```
-/// use rule_fairy_engine::hosts::claude::labels::delivery_failed;
-/// assert_eq!(
-///     delivery_failed("prompt", "failed", ""),
-///     "[rule-fairy error: prompt delivery failed]\nNo matched rules were injected or marked as injected."
-/// );
-/// ```
-pub fn delivery_failed(kind: &str, how: &str, detail: &str) -> String {
-    let detail: String = detail.trim().chars().take(DETAIL_CHARS).collect();
-    if detail.is_empty() {
-        format!("[rule-fairy error: {kind} delivery {how}]\n{NOTHING_INJECTED}")
-    } else {
-        format!("[rule-fairy error: {kind} delivery {how}]\n{detail}\n{NOTHING_INJECTED}")
-    }
-}
 
 /// A problem found while loading the rules (an unreadable rule file, a
 /// link loop), with its place relative to the project `root`: what it names
@@ -84,12 +59,6 @@ mod tests {
 
     #[test]
     fn entries() {
-        assert_eq!(
-            delivery_failed("shell", "failed", "Rule import does not exist: doc/lib.md\n"),
-            "[rule-fairy error: shell delivery failed]\nRule import does not exist: doc/lib.md\nNo matched rules were injected or marked as injected."
-        );
-        let long = "x".repeat(5_000);
-        assert!(delivery_failed("edit", "threw", &long).len() < 1_200);
         let finding = Finding::error(
             Place::line("/p/.cursor/rules/bad.mdc", 3),
             "Rule file is not UTF-8",

@@ -89,26 +89,6 @@ pub fn after_compaction(saved: &str, now_ms: i64) -> Option<String> {
     Some(state.to_json(now_ms))
 }
 
-/// Whether a session id can name a state file: no path separators, no
-/// parent references, nothing that is not printable. Claude Code's ids are
-/// UUIDs; anything else is refused rather than written somewhere else.
-///
-/// ```
-/// use rule_fairy_engine::hosts::claude::state::is_safe_session_id;
-/// assert!(is_safe_session_id("3f1c2a9e-0b6d-4c1e-9a57-2d8f7e6b5a41"));
-/// assert!(!is_safe_session_id("../x"));
-/// assert!(!is_safe_session_id(""));
-/// ```
-pub fn is_safe_session_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 200
-        && id != "."
-        && id != ".."
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

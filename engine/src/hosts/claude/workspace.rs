@@ -16,12 +16,13 @@ use crate::hosts::claude::context::rules_in_context;
 use crate::hosts::claude::event::{
     decide, due_in, select, Circumstances, ClaudeEvent, Known, Outcome,
 };
-use crate::hosts::claude::facts::{wanted_facts, HostFacts};
-use crate::hosts::claude::labels::{delivery_failed, loading_problem};
+use crate::hosts::claude::facts::HostFacts;
+use crate::hosts::claude::labels::loading_problem;
 use crate::hosts::claude::state::SessionState;
+use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::hosts::gate_check::gate_probes;
 use crate::hosts::shell::{changed_since, project_paths, toplevel};
-use crate::matching::facts::{project_markers, project_tags, Facts, CI_VARIABLES};
+use crate::matching::facts::{project_markers, project_tags, wanted_facts, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
 use crate::render::import_paths::imported_documents;
 
@@ -409,8 +410,8 @@ impl ClaudeWorkspace {
             let outcome = Outcome {
                 entries: vec![delivery_failed(kind.as_str(), "failed", &detail)],
                 log: vec![format!(
-                    "rule-fairy: {} delivery failed: {detail}",
-                    kind.as_str()
+                    "rule-fairy: {}",
+                    failure_summary(kind.as_str(), "failed", &detail)
                 )],
                 ..Outcome::default()
             };
