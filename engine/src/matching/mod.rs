@@ -1,9 +1,11 @@
 //! Which rules an event selects: globs and their index, keywords, content
 //! patterns, the facts conditions are judged against, the compiled project
-//! index, and why a rule fired.
+//! index, the one event and the query it is judged with, and why a rule
+//! fired.
 
 pub mod conditions;
 pub mod content_index;
+pub mod event;
 pub mod explain;
 pub mod facts;
 pub mod glob;

@@ -4,29 +4,10 @@
 //! error label (`[rule-fairy error: <kind> delivery failed ...]`, 4.7) and
 //! carries no `injected` marker, so it never reads as a delivery.
 
+use rule_fairy_engine::matching::event::EventKind as Kind;
 use rule_fairy_engine::render::labels::NOTHING_INJECTED;
 
-use super::output::{Event, HookOutput};
-
-/// What kind of delivery failed, as the label names it.
-#[derive(Debug, Clone, Copy)]
-pub enum Kind {
-    Prompt,
-    Edit,
-    Shell,
-    SessionStart,
-}
-
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Prompt => "prompt",
-            Kind::Edit => "edit",
-            Kind::Shell => "shell",
-            Kind::SessionStart => "session start",
-        }
-    }
-}
+use super::output::HookOutput;
 
 /// The label line.
 pub fn label(kind: Kind) -> String {
@@ -35,9 +16,9 @@ pub fn label(kind: Kind) -> String {
 
 /// The output for a failed delivery; `detail` names the file and line
 /// where there is one. Also printed on standard error by the caller.
-pub fn output(event: Event, kind: Kind, detail: &str) -> HookOutput {
+pub fn output(kind: Kind, detail: &str) -> HookOutput {
     let context = format!("{}\n{detail}\n{NOTHING_INJECTED}", label(kind));
-    HookOutput::context(event, context)
+    HookOutput::context(kind, context)
         .with_problems(&[format!("{} delivery failed: {detail}", kind.name())])
 }
 
@@ -48,7 +29,6 @@ mod tests {
     #[test]
     fn the_entry_names_the_kind_and_the_place() {
         let out = output(
-            Event::PostToolUse,
             Kind::Shell,
             ".cursor/rules/lib.mdc: Rule import does not exist: doc/lib.md",
         );

@@ -11,21 +11,22 @@ use crate::base::error::Error;
 use crate::base::fs::MemoryFs;
 use crate::base::paths;
 use crate::config::{Config, RulesSource};
-use crate::delivery::frames::{delivery_id, DeliveryKind, FrameLimits};
+use crate::delivery::frames::{delivery_id, FrameLimits};
+use crate::delivery::selection::select;
 use crate::hosts::claude::context::rules_in_context;
-use crate::hosts::claude::event::{
-    decide, due_in, select, Circumstances, ClaudeEvent, Known, Outcome,
-};
+use crate::hosts::claude::event::{decide, due_in, Circumstances, Outcome};
 use crate::hosts::claude::facts::{wanted_facts, HostFacts};
 use crate::hosts::claude::labels::{delivery_failed, loading_problem};
 use crate::hosts::claude::state::SessionState;
 use crate::hosts::gate_check::gate_probes;
 use crate::hosts::shell::{changed_since, project_paths, toplevel};
+use crate::matching::event::{Event, EventKind as Kind, Query};
 use crate::matching::facts::{project_markers, project_tags, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
 use crate::render::import_paths::imported_documents;
 
-/// One event as the mod gathered it.
+/// One event as the mod gathered it: the wire form of an [`Event`] and
+/// everything the decision reads besides the project.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EventRequest {
@@ -62,12 +63,23 @@ pub struct EventRequest {
     pub contents: Vec<Option<String>>,
 }
 
+/// The kinds of [`Event`] the mod reports, as it names them on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EventKind {
     Prompt,
     Edit,
     Shell,
+}
+
+impl EventKind {
+    fn kind(self) -> Kind {
+        match self {
+            EventKind::Prompt => Kind::Prompt,
+            EventKind::Edit => Kind::Edit,
+            EventKind::Shell => Kind::Shell,
+        }
+    }
 }
 
 /// A finished git check: the checkout's top level as `git rev-parse
@@ -347,7 +359,7 @@ impl ClaudeWorkspace {
         }
         let saved = SessionState::parse(&request.state).unwrap_or_default();
         match self.prepare(request, saved) {
-            Ok(prepared) => prepared.event.content_files(&self.root),
+            Ok(prepared) => prepared.content_files(&self.root),
             Err(_) => Vec::new(),
         }
     }
@@ -379,11 +391,8 @@ impl ClaudeWorkspace {
         let Some(Ok(project)) = &self.project else {
             return Vec::new();
         };
-        let known = Known {
-            facts: &facts,
-            contents: &request.contents,
-        };
-        let selection = select(project, &prepared.event, known);
+        let query = query(project, &prepared.event, &facts, &request.contents);
+        let selection = select(project, &query);
         let in_context = rules_in_context(&request.context);
         let due = due_in(
             &selection,
@@ -404,13 +413,13 @@ impl ClaudeWorkspace {
         request: &EventRequest,
         saved: SessionState,
     ) -> Result<Prepared, Box<EventResponse>> {
-        let kind = delivery_kind(request.kind);
+        let kind = request.kind.kind();
         let failed = |detail: String| {
             let outcome = Outcome {
-                entries: vec![delivery_failed(kind.as_str(), "failed", &detail)],
+                entries: vec![delivery_failed(kind.name(), "failed", &detail)],
                 log: vec![format!(
                     "rule-fairy: {} delivery failed: {detail}",
-                    kind.as_str()
+                    kind.name()
                 )],
                 ..Outcome::default()
             };
@@ -422,6 +431,7 @@ impl ClaudeWorkspace {
         };
         let mut state = saved;
         let mut problems = Vec::new();
+        let mut edited_file = None;
         let event = match request.kind {
             EventKind::Prompt => {
                 let found = self.loading_problems();
@@ -431,16 +441,15 @@ impl ClaudeWorkspace {
                     state.problems = found.clone();
                     problems = found;
                 }
-                ClaudeEvent::Prompt {
+                Event::Prompt {
                     text: request.prompt.clone().unwrap_or_default(),
                 }
             }
             EventKind::Edit => {
                 let (file, _) = self.edit_probes(request.file.as_deref().unwrap_or_default());
-                ClaudeEvent::Edit {
-                    path: project_relative_path(&self.fs, &self.root, &file),
-                    file,
-                }
+                let path = project_relative_path(&self.fs, &self.root, &file);
+                edited_file = Some(file);
+                Event::Edit { paths: vec![path] }
             }
             EventKind::Shell => {
                 match shell_hook {
@@ -467,24 +476,26 @@ impl ClaudeWorkspace {
                         state.shell.start(request.now);
                     }
                 }
-                ClaudeEvent::Shell {
+                Event::Shell {
                     paths: state.shell.pending.clone(),
                 }
             }
         };
         Ok(Prepared {
             event,
+            edited_file,
             state,
             problems,
         })
     }
 
     fn decide_with(&mut self, request: &EventRequest, saved: SessionState) -> EventResponse {
-        let kind = delivery_kind(request.kind);
+        let kind = request.kind.kind();
         let Prepared {
             event,
             state,
             problems,
+            ..
         } = match self.prepare(request, saved.clone()) {
             Ok(prepared) => prepared,
             Err(response) => return *response,
@@ -501,12 +512,9 @@ impl ClaudeWorkspace {
             in_context: &in_context,
             now_ms: request.now,
             limits,
-            known: Known {
-                facts: &facts,
-                contents: &request.contents,
-            },
         };
-        let mut outcome = decide(&self.fs, project, &event, state, circumstances);
+        let query = query(project, &event, &facts, &request.contents);
+        let mut outcome = decide(&self.fs, project, &query, state, circumstances);
         outcome.entries.extend(problems);
         let changed = outcome.state != saved;
         respond(outcome, changed.then_some(request.now))
@@ -514,17 +522,38 @@ impl ClaudeWorkspace {
 }
 
 struct Prepared {
-    event: ClaudeEvent,
+    event: Event,
+    /// An edit's file, absolute, where its content is read.
+    edited_file: Option<String>,
     state: SessionState,
     problems: Vec<String>,
 }
 
-fn delivery_kind(kind: EventKind) -> DeliveryKind {
-    match kind {
-        EventKind::Prompt => DeliveryKind::Prompt,
-        EventKind::Edit => DeliveryKind::Edit,
-        EventKind::Shell => DeliveryKind::Shell,
+impl Prepared {
+    /// The files whose text `fileContains` tests for this event, absolute,
+    /// in the order of [`Event::matched_paths`]: the edited file, or each
+    /// changed path below `root`.
+    fn content_files(&self, root: &str) -> Vec<String> {
+        match (&self.event, &self.edited_file) {
+            (Event::Edit { .. }, Some(file)) => vec![file.clone()],
+            (event, _) => event
+                .matched_paths()
+                .iter()
+                .map(|path| paths::join(root, path))
+                .collect(),
+        }
     }
+}
+
+/// The query an event is selected with: the facts, and the contents the
+/// mod read for [`ClaudeWorkspace::contents_due`] when some rule tests them.
+fn query<'a>(
+    project: &Project,
+    event: &'a Event,
+    facts: &'a Facts,
+    contents: &'a [Option<String>],
+) -> Query<'a> {
+    Query::new(event, facts).with_contents(project.index.needs_contents().then_some(contents))
 }
 
 fn respond(outcome: Outcome, save_at: Option<i64>) -> EventResponse {
