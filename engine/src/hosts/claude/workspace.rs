@@ -20,7 +20,7 @@ use crate::hosts::claude::labels::{delivery_failed, loading_problem};
 use crate::hosts::claude::state::SessionState;
 use crate::hosts::gate_check::gate_probes;
 use crate::hosts::shell::{changed_since, project_paths, toplevel};
-use crate::matching::event::{Event, EventKind as Kind, Query};
+use crate::matching::event::{Event, EventKind, Query};
 use crate::matching::facts::{project_markers, project_tags, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
 use crate::render::import_paths::imported_documents;
@@ -30,7 +30,7 @@ use crate::render::import_paths::imported_documents;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EventRequest {
-    pub kind: EventKind,
+    pub kind: RequestKind,
     /// Names this event among the session's: the delivery id is made from
     /// it, so it must differ between deliveries (the mod puts the session,
     /// the tool use or prompt, and the time in it).
@@ -66,18 +66,18 @@ pub struct EventRequest {
 /// The kinds of [`Event`] the mod reports, as it names them on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum EventKind {
+pub enum RequestKind {
     Prompt,
     Edit,
     Shell,
 }
 
-impl EventKind {
-    fn kind(self) -> Kind {
+impl RequestKind {
+    fn kind(self) -> EventKind {
         match self {
-            EventKind::Prompt => Kind::Prompt,
-            EventKind::Edit => Kind::Edit,
-            EventKind::Shell => Kind::Shell,
+            RequestKind::Prompt => EventKind::Prompt,
+            RequestKind::Edit => EventKind::Edit,
+            RequestKind::Shell => EventKind::Shell,
         }
     }
 }
@@ -433,7 +433,7 @@ impl ClaudeWorkspace {
         let mut problems = Vec::new();
         let mut edited_file = None;
         let event = match request.kind {
-            EventKind::Prompt => {
+            RequestKind::Prompt => {
                 let found = self.loading_problems();
                 // Shown once per session and again when they change: the
                 // person saw them, and they stay until a rule is fixed.
@@ -445,13 +445,13 @@ impl ClaudeWorkspace {
                     text: request.prompt.clone().unwrap_or_default(),
                 }
             }
-            EventKind::Edit => {
+            RequestKind::Edit => {
                 let (file, _) = self.edit_probes(request.file.as_deref().unwrap_or_default());
                 let path = project_relative_path(&self.fs, &self.root, &file);
                 edited_file = Some(file);
                 Event::Edit { paths: vec![path] }
             }
-            EventKind::Shell => {
+            RequestKind::Shell => {
                 match shell_hook {
                     Ok(hook) if hook.claude => {}
                     Ok(_) => return Err(Box::default()),
@@ -585,7 +585,7 @@ mod tests {
         ws
     }
 
-    fn request(kind: EventKind, now: i64, state: &str) -> EventRequest {
+    fn request(kind: RequestKind, now: i64, state: &str) -> EventRequest {
         EventRequest {
             kind,
             key: format!("{kind:?}-{now}"),
@@ -604,14 +604,14 @@ mod tests {
     fn prompt(text: &str, now: i64, state: &str) -> EventRequest {
         EventRequest {
             prompt: Some(text.to_string()),
-            ..request(EventKind::Prompt, now, state)
+            ..request(RequestKind::Prompt, now, state)
         }
     }
 
     fn edit(file: &str, now: i64, state: &str) -> EventRequest {
         EventRequest {
             file: Some(file.to_string()),
-            ..request(EventKind::Edit, now, state)
+            ..request(RequestKind::Edit, now, state)
         }
     }
 
@@ -770,7 +770,7 @@ mod tests {
                 toplevel: "/p\n".to_string(),
                 changed: changed.iter().map(|(p, t)| (p.to_string(), *t)).collect(),
             }),
-            ..request(EventKind::Shell, started, state)
+            ..request(RequestKind::Shell, started, state)
         }
     }
 

@@ -261,3 +261,155 @@ fn gate_entry(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::fs::MemoryFs;
+
+    /// A session kept in memory: what the decision gathered, in order.
+    struct Memory {
+        saved: SessionState,
+        transcript: Option<Metrics>,
+        changed: Vec<String>,
+        asked: Vec<&'static str>,
+    }
+
+    impl Memory {
+        fn new(saved: SessionState) -> Memory {
+            Memory {
+                saved,
+                transcript: Some(Metrics {
+                    size: Some(10),
+                    compaction_count: 0,
+                }),
+                changed: Vec::new(),
+                asked: Vec::new(),
+            }
+        }
+    }
+
+    impl Host for Memory {
+        fn tell(&mut self, _: &Project, errors: &[Error]) -> Vec<String> {
+            errors.iter().map(ToString::to_string).collect()
+        }
+        fn located(&self, _: &Project, error: &Error) -> String {
+            error.to_string()
+        }
+        fn open(&mut self, _: &Project) -> Result<SessionState, String> {
+            self.asked.push("open");
+            Ok(self.saved.clone())
+        }
+        fn transcript(&mut self, _: &mut SessionState) -> Option<Metrics> {
+            self.asked.push("transcript");
+            self.transcript
+        }
+        fn now_ms(&mut self) -> i64 {
+            self.asked.push("clock");
+            1_000
+        }
+        fn changed_since(&mut self, _: &Project, _: i64) -> Result<Vec<String>, String> {
+            self.asked.push("git");
+            Ok(self.changed.clone())
+        }
+    }
+
+    fn project(files: &[(&str, &str)]) -> (MemoryFs, Project) {
+        let fs = MemoryFs::from_files("/p", files.iter().copied());
+        let project = Project::load(&fs, "/p").unwrap();
+        (fs, project)
+    }
+
+    fn run(fs: &MemoryFs, project: &Project, event: &Event, host: &mut Memory) -> Answer {
+        decide(fs, project, event, &Facts::default(), GateRun::Clean, host)
+    }
+
+    #[test]
+    fn nothing_selected_leaves_the_session_closed() {
+        let (fs, project) = project(&[(".cursor/rules/ui.mdc", "---\nglobs: src/**\n---\nUI")]);
+        let mut host = Memory::new(SessionState::default());
+        let answer = run(&fs, &project, &Event::prompt("hi"), &mut host);
+        assert_eq!(answer, Answer::done(Vec::new()));
+        assert!(host.asked.is_empty(), "{:?}", host.asked);
+        // With the shell hook off for Codex, a shell command asks for nothing.
+        let shell = run(&fs, &project, &Event::shell::<&str>(&[]), &mut host);
+        assert_eq!(shell, Answer::done(Vec::new()));
+        assert!(host.asked.is_empty(), "{:?}", host.asked);
+    }
+
+    #[test]
+    fn a_rule_is_delivered_once_and_recorded() {
+        let (fs, project) = project(&[(
+            ".cursor/rules/base.mdc",
+            "---\nalwaysApply: true\n---\n# Base",
+        )]);
+        let mut host = Memory::new(SessionState::default());
+        let Answer::Done {
+            delivered, state, ..
+        } = run(&fs, &project, &Event::prompt("hi"), &mut host)
+        else {
+            panic!("the prompt did not go through");
+        };
+        let Some(Delivered::Context(text)) = delivered else {
+            panic!("{delivered:?}");
+        };
+        assert!(
+            text.starts_with("[rule-fairy injected: base.mdc]\n"),
+            "{text}"
+        );
+        assert_eq!(host.asked, vec!["open", "transcript"]);
+        let state = state.expect("the state to save");
+        assert!(state.injected.contains_key("base.mdc"));
+        let mut again = Memory::new(state);
+        let Answer::Done { delivered, .. } = run(&fs, &project, &Event::prompt("hi"), &mut again)
+        else {
+            panic!("the prompt did not go through");
+        };
+        assert_eq!(delivered, None);
+    }
+
+    #[test]
+    fn a_failed_rendering_records_nothing() {
+        let (fs, project) = project(&[(
+            ".cursor/rules/lib.mdc",
+            "---\nglobs: lib/**\n---\n@doc/missing.md",
+        )]);
+        let mut host = Memory::new(SessionState::default());
+        let answer = run(&fs, &project, &Event::edit(&["lib/a.ts"]), &mut host);
+        let Answer::Done {
+            delivered: Some(Delivered::Failed(detail)),
+            state: Some(state),
+            ..
+        } = answer
+        else {
+            panic!("{answer:?}");
+        };
+        assert!(detail.contains("Rule import does not exist"), "{detail}");
+        assert!(state.injected.is_empty());
+    }
+
+    #[test]
+    fn the_shell_check_runs_under_the_lock_and_clears_what_it_delivered() {
+        let (fs, project) = project(&[
+            ("rule-fairy.edn", "{:shell-hook {:codex true}}"),
+            (".cursor/rules/db.mdc", "---\nglobs: db/**\n---\n# DB"),
+        ]);
+        let mut saved = SessionState::default();
+        saved.shell.start(500);
+        let mut host = Memory::new(saved);
+        host.changed = vec!["db/x.sql".into()];
+        let answer = run(&fs, &project, &Event::shell::<&str>(&[]), &mut host);
+        assert_eq!(host.asked, vec!["open", "clock", "git", "transcript"]);
+        let Answer::Done {
+            delivered: Some(Delivered::Context(text)),
+            state: Some(state),
+            ..
+        } = answer
+        else {
+            panic!("{answer:?}");
+        };
+        assert!(text.contains("changed by a shell command"), "{text}");
+        assert!(state.shell.pending.is_empty());
+        assert_eq!(state.shell.checked_at_ms, Some(1_000));
+    }
+}
