@@ -236,7 +236,7 @@ mod tests {
         let facts = include_str!("../../mod/facts.ts");
         for name in CI_VARIABLES {
             assert!(
-                facts.contains(&format!("$.env.get('{name}')")),
+                facts.contains(&format!("$.env.get(\"{name}\")")),
                 "mod/facts.ts does not read {name}"
             );
         }
