@@ -10,9 +10,17 @@ use support::median;
 
 use rule_fairy_engine::base::fs::MemoryFs;
 use rule_fairy_engine::delivery::frames::FrameLimits;
-use rule_fairy_engine::delivery::selection::{claude_delivery, codex_prompt_text, select_prompt};
+use rule_fairy_engine::delivery::selection::{claude_delivery, codex_text, select, Selection};
+use rule_fairy_engine::matching::event::{Event, Query};
+use rule_fairy_engine::matching::facts::Facts;
 use rule_fairy_engine::matching::project::Project;
-use rule_fairy_engine::render::prefix::Trigger;
+
+fn select_prompt(project: &Project, prompt: &str) -> Selection {
+    select(
+        project,
+        &Query::new(&Event::prompt(prompt), &Facts::default()),
+    )
+}
 
 fn document(d: usize) -> String {
     let mut text = format!("# Guide {d}\n\nIntro.\n");
@@ -66,11 +74,8 @@ fn main() {
     let (fs, project) = documented_project();
     let selection = select_prompt(&project, "a shared change");
     assert_eq!(selection.rules.len(), 20);
-    let Trigger::Prompt(matches) = &selection.trigger else {
-        unreachable!()
-    };
     let codex = median(31, 50, || {
-        black_box(codex_prompt_text(&fs, &project, matches).unwrap());
+        black_box(codex_text(&fs, &project, &selection, &selection.rules).unwrap());
     });
     let claude = median(31, 50, || {
         black_box(

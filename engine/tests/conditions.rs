@@ -3,9 +3,11 @@
 //! Where opencode-rules has a measured defect, ours does the right thing
 //! and the test says so.
 
+use rule_fairy_engine::base::fs::FileSource;
 use rule_fairy_engine::base::fs::MemoryFs;
 use rule_fairy_engine::config::formats::Format;
-use rule_fairy_engine::delivery::selection::{select_edit_with, select_prompt_with};
+use rule_fairy_engine::delivery::selection::{read_contents, select, Selection};
+use rule_fairy_engine::matching::event::{Event, Query};
 use rule_fairy_engine::matching::facts::Facts;
 use rule_fairy_engine::matching::index::RuleIndex;
 use rule_fairy_engine::matching::project::Project;
@@ -25,6 +27,25 @@ fn prompt(index: &RuleIndex, text: &str, facts: &Facts) -> Vec<String> {
         .into_iter()
         .map(|m| m.name)
         .collect()
+}
+
+fn select_prompt_with(project: &Project, text: &str, facts: &Facts) -> Selection {
+    select(project, &Query::new(&Event::prompt(text), facts))
+}
+
+/// An edit, with each edited file's content read through `fs`.
+fn select_edit_with(
+    fs: &dyn FileSource,
+    project: &Project,
+    paths: &[&str],
+    facts: &Facts,
+) -> Selection {
+    let event = Event::edit(paths);
+    let contents = read_contents(fs, project, &event.matched_paths());
+    select(
+        project,
+        &Query::new(&event, facts).with_contents(contents.as_deref()),
+    )
 }
 
 fn fires(rule: &str, text: &str) -> bool {

@@ -4,7 +4,9 @@
 use std::collections::BTreeMap;
 
 use rule_fairy_engine::base::fs::MemoryFs;
-use rule_fairy_engine::matching::explain::explain_prompt;
+use rule_fairy_engine::matching::event::{Event, Query};
+use rule_fairy_engine::matching::explain::explain;
+use rule_fairy_engine::matching::facts::Facts;
 use rule_fairy_engine::matching::project::Project;
 use wasm_bindgen::prelude::*;
 
@@ -22,6 +24,7 @@ pub fn explain_prompt_json(files: &str, prompt: &str) -> Result<String, JsError>
         serde_json::from_str(files).map_err(|e| JsError::new(&e.to_string()))?;
     let fs = MemoryFs::from_files(ROOT, &files);
     let project = Project::load(&fs, ROOT).map_err(|e| JsError::new(&e.to_string()))?;
-    let explanation = explain_prompt(&project.index, prompt);
+    let event = Event::prompt(prompt);
+    let explanation = explain(&project.index, &Query::new(&event, &Facts::default()));
     serde_json::to_string(&explanation).map_err(|e| JsError::new(&e.to_string()))
 }

@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 
 use crate::base::error::{Error, ErrorKind};
 use crate::base::text::utf16_len;
+use crate::matching::event::EventKind;
 use crate::render::block::Block;
 use crate::render::labels;
 use crate::render::split::split_block;
@@ -52,29 +53,11 @@ impl Default for FrameLimits {
     }
 }
 
-/// The Claude Code event a delivery answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DeliveryKind {
-    Prompt,
-    Edit,
-    Shell,
-}
-
-impl DeliveryKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DeliveryKind::Prompt => "prompt",
-            DeliveryKind::Edit => "edit",
-            DeliveryKind::Shell => "shell",
-        }
-    }
-}
-
 /// The event id: SHA-256 of `<kind>\n<raw input>` as 64 lower-case hex
 /// digits. The same event always gets the same id, another kind another.
-pub fn event_id(kind: DeliveryKind, raw_input: &str) -> String {
+pub fn event_id(kind: EventKind, raw_input: &str) -> String {
     let mut hasher = Sha256::new();
-    hasher.update(kind.as_str().as_bytes());
+    hasher.update(kind.name().as_bytes());
     hasher.update(b"\n");
     hasher.update(raw_input.as_bytes());
     hasher
@@ -89,10 +72,11 @@ pub fn event_id(kind: DeliveryKind, raw_input: &str) -> String {
 /// a global identifier.
 ///
 /// ```
-/// use rule_fairy_engine::delivery::frames::{delivery_id, DeliveryKind};
-/// assert_eq!(delivery_id(DeliveryKind::Prompt, "input"), "b7238d82d473");
+/// use rule_fairy_engine::delivery::frames::delivery_id;
+/// use rule_fairy_engine::matching::event::EventKind;
+/// assert_eq!(delivery_id(EventKind::Prompt, "input"), "b7238d82d473");
 /// ```
-pub fn delivery_id(kind: DeliveryKind, raw_input: &str) -> String {
+pub fn delivery_id(kind: EventKind, raw_input: &str) -> String {
     let mut id = event_id(kind, raw_input);
     id.truncate(DELIVERY_ID_LEN);
     id
@@ -291,20 +275,20 @@ mod tests {
     fn delivery_ids_are_the_head_of_the_event_hash() {
         // Case 77.
         assert_eq!(
-            event_id(DeliveryKind::Prompt, "input"),
-            event_id(DeliveryKind::Prompt, "input")
+            event_id(EventKind::Prompt, "input"),
+            event_id(EventKind::Prompt, "input")
         );
-        assert!(event_id(DeliveryKind::Prompt, "input").starts_with("b7238d82d473fb52"));
-        assert_eq!(event_id(DeliveryKind::Prompt, "input").len(), 64);
+        assert!(event_id(EventKind::Prompt, "input").starts_with("b7238d82d473fb52"));
+        assert_eq!(event_id(EventKind::Prompt, "input").len(), 64);
         assert_ne!(
-            event_id(DeliveryKind::Prompt, "input"),
-            event_id(DeliveryKind::Edit, "input")
+            event_id(EventKind::Prompt, "input"),
+            event_id(EventKind::Edit, "input")
         );
         assert_ne!(
-            delivery_id(DeliveryKind::Shell, "input"),
-            delivery_id(DeliveryKind::Edit, "input")
+            delivery_id(EventKind::Shell, "input"),
+            delivery_id(EventKind::Edit, "input")
         );
-        assert_eq!(delivery_id(DeliveryKind::Prompt, "input"), "b7238d82d473");
+        assert_eq!(delivery_id(EventKind::Prompt, "input"), "b7238d82d473");
     }
 
     #[test]

@@ -7,24 +7,11 @@ use serde::Serialize;
 
 use crate::base::error::Error;
 use crate::base::fs::FileSource;
-use crate::delivery::codex_text::EditSource;
-use crate::delivery::frames::{delivery_id, DeliveryKind, FrameLimits};
-use crate::delivery::selection::{
-    claude_delivery, codex_post_edit_text, codex_prompt_text, read_contents, select_edit_given,
-    select_prompt_with, Selection,
-};
-use crate::matching::explain::{explain_paths_with, explain_prompt_with, Explanation};
-use crate::matching::facts::Facts;
+use crate::delivery::frames::{delivery_id, FrameLimits};
+use crate::delivery::selection::{claude_delivery, codex_text, read_contents, select, Selection};
+use crate::matching::event::{Event, Query};
+use crate::matching::explain::{explain, Explanation};
 use crate::matching::project::Project;
-use crate::render::prefix::Trigger;
-
-/// The event to preview.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
-    Prompt(String),
-    /// Edited paths, project-relative, in the order the tool names them.
-    Edit(Vec<String>),
-}
 
 /// A Claude Code delivery as it would be attached.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -53,47 +40,38 @@ pub struct Hosts {
     pub claude: bool,
 }
 
-/// Previews an event. `contents` holds each edited path's content for
-/// `fileContains` when the caller has it; otherwise it is read through `fs`.
+/// Previews an event. The query's contents hold each edited path's
+/// content for `fileContains` when the caller has it; otherwise they are
+/// read through `fs`.
 pub fn preview(
     fs: &dyn FileSource,
     project: &Project,
-    event: &Event,
-    facts: &Facts,
-    contents: Option<&[Option<String>]>,
+    query: &Query<'_>,
     hosts: Hosts,
     limits: FrameLimits,
 ) -> Preview {
-    let (explanation, selection, kind, raw) = match event {
-        Event::Prompt(prompt) => (
-            explain_prompt_with(&project.index, prompt, facts),
-            select_prompt_with(project, prompt, facts),
-            DeliveryKind::Prompt,
-            prompt.clone(),
-        ),
-        Event::Edit(paths) => {
-            let read = match contents {
-                Some(_) => None,
-                None => read_contents(fs, project, paths),
-            };
-            let contents = contents.or(read.as_deref());
-            (
-                explain_paths_with(&project.index, paths, facts, contents),
-                select_edit_given(project, paths, facts, contents),
-                DeliveryKind::Edit,
-                paths.join("\n"),
-            )
-        }
+    let read = match query.contents {
+        Some(_) => None,
+        None => read_contents(fs, project, &query.event.matched_paths()),
+    };
+    let query = query.with_contents(query.contents.or(read.as_deref()));
+    let explanation = explain(&project.index, &query);
+    let selection = select(project, &query);
+    let raw = match query.event {
+        Event::Prompt { text } => text.clone(),
+        Event::Edit { paths } | Event::Shell { paths } => paths.join("\n"),
+        Event::SessionStart { .. } => String::new(),
     };
     let nothing = selection.rules.is_empty();
-    let codex = (hosts.codex && !nothing).then(|| codex_text(fs, project, &selection));
+    let codex = (hosts.codex && !nothing)
+        .then(|| codex_text(fs, project, &selection, &selection.rules).map_err(|e| e.error));
     let claude = (hosts.claude && !nothing).then(|| {
         claude_delivery(
             fs,
             project,
             &selection.trigger,
             &selection.rules,
-            &delivery_id(kind, &raw),
+            &delivery_id(query.event.kind(), &raw),
             limits,
         )
         .map(|d| ClaudePreview {
@@ -112,28 +90,17 @@ pub fn preview(
     }
 }
 
-fn codex_text(
-    fs: &dyn FileSource,
-    project: &Project,
-    selection: &Selection,
-) -> Result<String, Error> {
-    let text = match &selection.trigger {
-        Trigger::Prompt(matches) => codex_prompt_text(fs, project, matches),
-        _ => codex_post_edit_text(
-            fs,
-            project,
-            &selection.rules,
-            &selection.matched_paths,
-            EditSource::Tool,
-        ),
-    };
-    text.map_err(|e| e.error)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::base::fs::MemoryFs;
+    use crate::matching::facts::Facts;
+
+    fn preview_of(fs: &MemoryFs, project: &Project, event: Event, hosts: Hosts) -> Preview {
+        let facts = Facts::default();
+        let query = Query::new(&event, &facts);
+        preview(fs, project, &query, hosts, FrameLimits::default())
+    }
 
     #[test]
     fn both_deliveries_for_one_event() {
@@ -152,15 +119,7 @@ mod tests {
             codex: true,
             claude: true,
         };
-        let ok = preview(
-            &fs,
-            &project,
-            &Event::Edit(vec!["src/a.ts".into()]),
-            &Facts::default(),
-            None,
-            all,
-            FrameLimits::default(),
-        );
+        let ok = preview_of(&fs, &project, Event::edit(&["src/a.ts"]), all);
         assert_eq!(ok.explanation.rules.len(), 1);
         assert!(ok
             .codex
@@ -172,28 +131,12 @@ mod tests {
             (claude.frames, claude.delivered.clone()),
             (1, vec!["ui.mdc".to_string()])
         );
-        let bad = preview(
-            &fs,
-            &project,
-            &Event::Edit(vec!["lib/x".into()]),
-            &Facts::default(),
-            None,
-            all,
-            FrameLimits::default(),
-        );
+        let bad = preview_of(&fs, &project, Event::edit(&["lib/x"]), all);
         assert_eq!(
             bad.codex.unwrap().unwrap_err().message(),
             "Rule import heading does not exist: doc/g.md#none"
         );
-        let none = preview(
-            &fs,
-            &project,
-            &Event::Prompt("hi".into()),
-            &Facts::default(),
-            None,
-            all,
-            FrameLimits::default(),
-        );
+        let none = preview_of(&fs, &project, Event::prompt("hi"), all);
         assert!(none.codex.is_none() && none.claude.is_none());
     }
 }

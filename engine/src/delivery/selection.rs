@@ -9,13 +9,12 @@ use crate::base::paths;
 use crate::delivery::codex_text::{self, EditSource};
 use crate::delivery::fit::{fit_delivery, Delivery};
 use crate::delivery::frames::FrameLimits;
-use crate::matching::facts::Facts;
+use crate::matching::event::{Event, Query};
 use crate::matching::index::{PathMatches, PromptMatch};
 use crate::matching::project::Project;
 use crate::render::block::{Block, RenderError};
 use crate::render::imports::{render_blocks, render_full};
 use crate::render::prefix::{ChangedPath, Trigger};
-use crate::rules::discovery::java_order;
 use crate::rules::rule::Rule;
 
 /// The rules an event selected, in match order, and why.
@@ -53,14 +52,38 @@ impl Selection {
     }
 }
 
-/// A prompt: always-on and keyword rules, in name order, with no facts.
-pub fn select_prompt(project: &Project, prompt: &str) -> Selection {
-    select_prompt_with(project, prompt, &Facts::default())
+/// The rules an event selects, in match order, and why (behaviour §2.6):
+/// a prompt's always-on and keyword rules in name order (a session start's
+/// as an empty prompt's); edited paths in the order the tool names them,
+/// shell changes sorted, each path's rules in name order, each rule once.
+///
+/// ```
+/// use rule_fairy_engine::base::fs::MemoryFs;
+/// use rule_fairy_engine::delivery::selection::select;
+/// use rule_fairy_engine::matching::event::{Event, Query};
+/// use rule_fairy_engine::matching::facts::Facts;
+/// use rule_fairy_engine::matching::project::Project;
+/// let fs = MemoryFs::from_files("/p", [(".cursor/rules/ui.mdc", "---\nglobs: src/**\n---\nUI")]);
+/// let project = Project::load(&fs, "/p").unwrap();
+/// let edit = Event::edit(&["./src/a.ts"]);
+/// let selection = select(&project, &Query::new(&edit, &Facts::default()));
+/// assert_eq!((selection.rules, selection.matched_paths), (vec!["ui.mdc".to_string()], vec!["src/a.ts".to_string()]));
+/// ```
+pub fn select(project: &Project, query: &Query<'_>) -> Selection {
+    if let Some(text) = query.event.prompt_text() {
+        return prompt_selection(project.index.match_prompt_with(text, query.facts));
+    }
+    let paths = query.event.matched_paths();
+    let matches = project
+        .index
+        .match_paths_with(&paths, query.facts, query.contents);
+    match query.event {
+        Event::Shell { .. } => shell_selection(&paths, matches),
+        _ => edit_selection(&paths, matches),
+    }
 }
 
-/// A prompt, with the session's facts for the rules' conditions.
-pub fn select_prompt_with(project: &Project, prompt: &str, facts: &Facts) -> Selection {
-    let matches = project.index.match_prompt_with(prompt, facts);
+fn prompt_selection(matches: Vec<PromptMatch>) -> Selection {
     let rules = matches.iter().map(|m| m.name.clone()).collect();
     let ephemeral = matches
         .iter()
@@ -74,51 +97,6 @@ pub fn select_prompt_with(project: &Project, prompt: &str, facts: &Facts) -> Sel
         matched_paths: Vec::new(),
         errors: Vec::new(),
     }
-}
-
-/// Edited paths, in the order the tool names them: each path's rules in
-/// name order, each rule once (behaviour §2.6, edits and Codex edits).
-pub fn select_edit<S: AsRef<str>>(project: &Project, edited: &[S]) -> Selection {
-    let edited: Vec<String> = edited
-        .iter()
-        .map(|p| paths::normalize_for_match(p.as_ref()))
-        .collect();
-    edit_selection(&edited, project.index.match_paths(&edited))
-}
-
-/// Edited paths with the session's facts; file contents for `fileContains`
-/// are read through `fs` (relative to the project root) when some rule
-/// needs them, at most once per path.
-pub fn select_edit_with<S: AsRef<str>>(
-    fs: &dyn FileSource,
-    project: &Project,
-    edited: &[S],
-    facts: &Facts,
-) -> Selection {
-    let edited: Vec<String> = edited
-        .iter()
-        .map(|p| paths::normalize_for_match(p.as_ref()))
-        .collect();
-    let contents = read_contents(fs, project, &edited);
-    select_edit_given(project, &edited, facts, contents.as_deref())
-}
-
-/// Edited paths with the session's facts and each path's content as the
-/// caller has it (same order as `edited`), for `fileContains`.
-pub fn select_edit_given<S: AsRef<str>>(
-    project: &Project,
-    edited: &[S],
-    facts: &Facts,
-    contents: Option<&[Option<String>]>,
-) -> Selection {
-    let edited: Vec<String> = edited
-        .iter()
-        .map(|p| paths::normalize_for_match(p.as_ref()))
-        .collect();
-    edit_selection(
-        &edited,
-        project.index.match_paths_with(&edited, facts, contents),
-    )
 }
 
 fn edit_selection(edited: &[String], matches: PathMatches) -> Selection {
@@ -155,16 +133,17 @@ fn selection(trigger: Trigger, matched_paths: Vec<String>, matches: PathMatches)
     }
 }
 
-/// The contents of edited files when some rule tests them; a file that
-/// cannot be read (deleted, not text) has none, so its `fileContains`
-/// conditions do not hold.
+/// The contents of files (relative to the project root, read through
+/// `fs`; an event's are its [`Event::matched_paths`]) when some rule tests
+/// them; a file that cannot be read (deleted, not text) has none, so its
+/// `fileContains` conditions do not hold.
 pub fn read_contents(
     fs: &dyn FileSource,
     project: &Project,
-    edited: &[String],
+    paths: &[String],
 ) -> Option<Vec<Option<String>>> {
     project.index.needs_contents().then(|| {
-        edited
+        paths
             .iter()
             .map(|path| {
                 let bytes = fs.read(&paths::join(&project.root, path)).ok()?;
@@ -172,52 +151,6 @@ pub fn read_contents(
             })
             .collect()
     })
-}
-
-/// Paths a shell command changed: sorted, each path's rules in name order,
-/// each rule once (behaviour §2.6, shell).
-pub fn select_shell<S: AsRef<str>>(project: &Project, changed: &[S]) -> Selection {
-    let sorted = shell_order(changed);
-    shell_selection(&sorted, project.index.match_paths(&sorted))
-}
-
-/// Shell changes with the session's facts and `fileContains` contents.
-pub fn select_shell_with<S: AsRef<str>>(
-    fs: &dyn FileSource,
-    project: &Project,
-    changed: &[S],
-    facts: &Facts,
-) -> Selection {
-    let sorted = shell_order(changed);
-    let contents = read_contents(fs, project, &sorted);
-    select_shell_given(project, &sorted, facts, contents.as_deref())
-}
-
-/// Shell changes with the session's facts and each changed file's content
-/// as the caller has it, in [`shell_order`], for `fileContains`.
-pub fn select_shell_given<S: AsRef<str>>(
-    project: &Project,
-    changed: &[S],
-    facts: &Facts,
-    contents: Option<&[Option<String>]>,
-) -> Selection {
-    let sorted = shell_order(changed);
-    shell_selection(
-        &sorted,
-        project.index.match_paths_with(&sorted, facts, contents),
-    )
-}
-
-/// The order a shell event's changed paths are matched in: normalised,
-/// sorted, each once (behaviour §2.6, shell).
-pub fn shell_order<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
-    let mut sorted: Vec<String> = changed
-        .iter()
-        .map(|p| paths::normalize_for_match(p.as_ref()))
-        .collect();
-    sorted.sort_by(|a, b| java_order(a, b));
-    sorted.dedup();
-    sorted
 }
 
 fn shell_selection(sorted: &[String], matches: PathMatches) -> Selection {
@@ -295,29 +228,31 @@ pub fn claude_delivery<S: AsRef<str>>(
     )
 }
 
-/// Codex's prompt text for the due prompt matches (behaviour §4.8).
-pub fn codex_prompt_text(
+/// Codex's text for the due rules of a selection (behaviour §4.8): a
+/// prompt's (or a session start's) markers and reasons, or an edit's or a
+/// shell change's matched line and contract, then the full rendering.
+pub fn codex_text<S: AsRef<str>>(
     fs: &dyn FileSource,
     project: &Project,
-    due: &[PromptMatch],
-) -> Result<String, RenderError> {
-    let names: Vec<&str> = due.iter().map(|m| m.name.as_str()).collect();
-    let rendering = render_full(&render(fs, project, &names)?);
-    Ok(codex_text::prompt_context(due, &rendering))
-}
-
-/// Codex's post-edit text for the due rules of an edit or shell change.
-pub fn codex_post_edit_text<S: AsRef<str>, P: AsRef<str>>(
-    fs: &dyn FileSource,
-    project: &Project,
+    selection: &Selection,
     due: &[S],
-    matched_paths: &[P],
-    source: EditSource,
 ) -> Result<String, RenderError> {
     let rendering = render_full(&render(fs, project, due)?);
+    let source = match &selection.trigger {
+        Trigger::Prompt(matches) => {
+            let due_matches: Vec<PromptMatch> = matches
+                .iter()
+                .filter(|m| due.iter().any(|d| d.as_ref() == m.name))
+                .cloned()
+                .collect();
+            return Ok(codex_text::prompt_context(&due_matches, &rendering));
+        }
+        Trigger::Edit { .. } => EditSource::Tool,
+        Trigger::Shell(_) => EditSource::Shell,
+    };
     Ok(codex_text::post_edit_context(
         due,
-        matched_paths,
+        &selection.matched_paths,
         source,
         &rendering,
     ))
@@ -328,6 +263,11 @@ mod tests {
     use super::*;
     use crate::base::fs::MemoryFs;
     use crate::delivery::readback::delivered_rules;
+    use crate::matching::facts::Facts;
+
+    fn select_in(project: &Project, event: Event) -> Selection {
+        select(project, &Query::new(&event, &Facts::default()))
+    }
 
     fn project() -> (MemoryFs, Project) {
         let mut fs = MemoryFs::new();
@@ -354,7 +294,7 @@ mod tests {
     #[test]
     fn a_prompt_delivery_reads_back_as_delivered() {
         let (fs, project) = project();
-        let selection = select_prompt(&project, "add a widget");
+        let selection = select_in(&project, Event::prompt("add a widget"));
         assert_eq!(selection.rules, vec!["base.mdc", "ui.mdc"]);
         let delivery = claude_delivery(
             &fs,
@@ -381,10 +321,16 @@ mod tests {
     #[test]
     fn edits_and_shell_changes_select_in_their_orders() {
         let (_, project) = project();
-        let edit = select_edit(&project, &["db/x.sql", "./src/ui/db/a.ts", "README.md"]);
+        let edit = select_in(
+            &project,
+            Event::edit(&["db/x.sql", "./src/ui/db/a.ts", "README.md"]),
+        );
         assert_eq!(edit.rules, vec!["db.mdc", "ui.mdc"]);
         assert_eq!(edit.matched_paths, vec!["db/x.sql", "src/ui/db/a.ts"]);
-        let shell = select_shell(&project, &["src/ui/db/a.ts", "db/x.sql", "README.md"]);
+        let shell = select_in(
+            &project,
+            Event::shell(&["src/ui/db/a.ts", "db/x.sql", "README.md"]),
+        );
         assert_eq!(shell.rules, vec!["db.mdc", "ui.mdc"]);
         match &shell.trigger {
             Trigger::Shell(changed) => assert_eq!(changed.len(), 2),
@@ -395,21 +341,11 @@ mod tests {
     #[test]
     fn codex_texts() {
         let (fs, project) = project();
-        let selection = select_prompt(&project, "hello");
-        let Trigger::Prompt(matches) = &selection.trigger else {
-            unreachable!()
-        };
-        let text = codex_prompt_text(&fs, &project, matches).unwrap();
+        let selection = select_in(&project, Event::prompt("hello"));
+        let text = codex_text(&fs, &project, &selection, &selection.rules).unwrap();
         assert_eq!(text, "[rule-fairy injected: base.mdc]\n[rule-fairy matched: alwaysApply base.mdc]\n\n# base.mdc\n\n# Base\n\nAlways.");
-        let edit = select_edit(&project, &["src/ui/a.ts"]);
-        let text = codex_post_edit_text(
-            &fs,
-            &project,
-            &edit.rules,
-            &edit.matched_paths,
-            EditSource::Tool,
-        )
-        .unwrap();
+        let edit = select_in(&project, Event::edit(&["src/ui/a.ts"]));
+        let text = codex_text(&fs, &project, &edit, &edit.rules).unwrap();
         assert!(text.starts_with("[rule-fairy injected: ui.mdc]\n[rule-fairy matched: glob on src/ui/a.ts]\n\nApply these rules"));
         assert!(text.contains(
             "# Required documentation\n\n## Required context: `doc/guide.md#ui` (ui.mdc)"

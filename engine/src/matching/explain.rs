@@ -6,15 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::error::Error;
 use crate::matching::conditions::Outcome;
+use crate::matching::event::{EventKind, Query};
 use crate::matching::facts::{command_of, Facts};
 use crate::matching::index::RuleIndex;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Event {
-    Prompt,
-    Edit,
-}
 
 /// One reason a rule fired; [`crate::matching::describe`] words it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,7 +44,7 @@ pub struct FiredRule {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Explanation {
-    pub event: Event,
+    pub event: EventKind,
     pub rules: Vec<FiredRule>,
     /// Problems the event ran into (an invalid glob it reached); the rules
     /// listed still fired.
@@ -78,52 +72,39 @@ fn fired(
     }
 }
 
-/// The rules a prompt selects: always-on and keyword matches, in name order.
-pub fn explain_prompt(index: &RuleIndex, prompt: &str) -> Explanation {
-    explain_prompt_with(index, prompt, &Facts::default())
-}
-
-/// The rules a prompt selects given the session's facts.
-pub fn explain_prompt_with(index: &RuleIndex, prompt: &str, facts: &Facts) -> Explanation {
-    let command = facts.command.clone().or_else(|| command_of(prompt));
-    let rules = index
-        .match_prompt_with(prompt, facts)
-        .into_iter()
-        .map(|m| {
-            let mut reasons = Vec::new();
-            if m.always_apply {
-                reasons.push(Reason::AlwaysApply);
-            }
-            if !m.keywords.is_empty() {
-                reasons.push(Reason::Keywords {
-                    keywords: m.keywords,
-                });
-            }
-            fired(index, m.name, reasons, m.durable, facts, command.as_deref())
-        })
-        .collect();
-    Explanation {
-        event: Event::Prompt,
-        rules,
-        errors: Vec::new(),
+/// The rules an event selects and why, in the order of
+/// [`crate::delivery::selection::select`]: a prompt's always-on and keyword
+/// matches in name order; paths in the event's order, each path's rules in
+/// name order, each rule once with every path that reached it.
+pub fn explain(index: &RuleIndex, query: &Query<'_>) -> Explanation {
+    let facts = query.facts;
+    let event = query.event.kind();
+    if let Some(prompt) = query.event.prompt_text() {
+        let command = facts.command.clone().or_else(|| command_of(prompt));
+        let rules = index
+            .match_prompt_with(prompt, facts)
+            .into_iter()
+            .map(|m| {
+                let mut reasons = Vec::new();
+                if m.always_apply {
+                    reasons.push(Reason::AlwaysApply);
+                }
+                if !m.keywords.is_empty() {
+                    reasons.push(Reason::Keywords {
+                        keywords: m.keywords,
+                    });
+                }
+                fired(index, m.name, reasons, m.durable, facts, command.as_deref())
+            })
+            .collect();
+        return Explanation {
+            event,
+            rules,
+            errors: Vec::new(),
+        };
     }
-}
-
-/// The rules edited paths select: paths in the order given, each path's
-/// rules in name order, each rule once with every path that reached it.
-pub fn explain_paths<S: AsRef<str>>(index: &RuleIndex, paths: &[S]) -> Explanation {
-    explain_paths_with(index, paths, &Facts::default(), None)
-}
-
-/// Edited paths with the session's facts and, for `fileContains`, each
-/// path's content (same order as `paths`).
-pub fn explain_paths_with<S: AsRef<str>>(
-    index: &RuleIndex,
-    paths: &[S],
-    facts: &Facts,
-    contents: Option<&[Option<String>]>,
-) -> Explanation {
-    let matches = index.match_paths_with(paths, facts, contents);
+    let paths = query.event.matched_paths();
+    let matches = index.match_paths_with(&paths, facts, query.contents);
     let rules = matches
         .rules
         .into_iter()
@@ -147,7 +128,7 @@ pub fn explain_paths_with<S: AsRef<str>>(
         })
         .collect();
     Explanation {
-        event: Event::Edit,
+        event,
         rules,
         errors: matches.errors,
     }
@@ -156,6 +137,7 @@ pub fn explain_paths_with<S: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::matching::event::Event;
     use crate::rules::rule::Rule;
 
     #[test]
@@ -169,14 +151,16 @@ mod tests {
             Rule::parse("b.mdc", "/p/b.mdc", "---\nglobs: *.ts\n---\n"),
         ];
         let index = RuleIndex::build(&rules);
-        let prompt = serde_json::to_value(explain_prompt(&index, "a widget")).unwrap();
+        let facts = Facts::default();
+        let explain_event = |event: Event| explain(&index, &Query::new(&event, &facts));
+        let prompt = serde_json::to_value(explain_event(Event::prompt("a widget"))).unwrap();
         assert_eq!(
             prompt,
             serde_json::json!({"event": "prompt", "rules": [
                 {"name": "a.mdc", "reasons": [{"kind": "alwaysApply"}, {"kind": "keyword", "keywords": ["widget"]}]}
             ]})
         );
-        let edit = serde_json::to_value(explain_paths(&index, &["src/x.ts"])).unwrap();
+        let edit = serde_json::to_value(explain_event(Event::edit(&["src/x.ts"]))).unwrap();
         assert_eq!(
             edit,
             serde_json::json!({"event": "edit", "rules": [

@@ -13,7 +13,8 @@ use crate::base::paths;
 use crate::base::text::utf16_len;
 use crate::check::{check_project, Report};
 use crate::delivery::frames::FrameLimits;
-use crate::delivery::preview::{preview, Event, Hosts};
+use crate::delivery::preview::{preview, Hosts};
+use crate::matching::event::{Event, Query};
 use crate::matching::explain::FiredRule;
 use crate::matching::facts::{project_tags, Facts};
 use crate::matching::project::Project;
@@ -24,7 +25,7 @@ use crate::rules::conditions::normalize_os;
 /// as a person wrote them.
 pub const ROOT: &str = "/project";
 
-/// The event a case asks about, as typed.
+/// The event a case asks about, as typed: the wire form of an [`Event`].
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum EventInput {
@@ -199,14 +200,14 @@ impl Case {
             .clone();
         let facts = facts.facts(tags.clone());
         let event = match event {
-            EventInput::Prompt { prompt } => Event::Prompt(prompt.clone()),
-            EventInput::Edit { paths: typed } => Event::Edit(
-                typed
+            EventInput::Prompt { prompt } => Event::prompt(prompt.clone()),
+            EventInput::Edit { paths: typed } => Event::Edit {
+                paths: typed
                     .iter()
                     .map(|p| paths::normalize_for_match(p.trim()))
                     .filter(|p| !p.is_empty())
                     .collect(),
-            ),
+            },
         };
         let mut answer = Answer {
             load_error: None,
@@ -232,7 +233,8 @@ impl Case {
             codex: true,
             claude: true,
         };
-        let preview = preview(&self.fs, project, &event, &facts, None, hosts, limits);
+        let query = Query::new(&event, &facts);
+        let preview = preview(&self.fs, project, &query, hosts, limits);
         let left_out = project.rules.findings.iter().filter(|f| f.is_error());
         answer.problems = left_out
             .map(finding_error)

@@ -5,34 +5,15 @@
 //! the entry carries no `injected` marker, so it never reads as a delivery.
 
 use rule_fairy_engine::hosts::failure::{delivery_failed, failure_summary};
+use rule_fairy_engine::matching::event::EventKind as Kind;
 
-use super::output::{Event, HookOutput};
-
-/// What kind of delivery failed, as the label names it.
-#[derive(Debug, Clone, Copy)]
-pub enum Kind {
-    Prompt,
-    Edit,
-    Shell,
-    SessionStart,
-}
-
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Prompt => "prompt",
-            Kind::Edit => "edit",
-            Kind::Shell => "shell",
-            Kind::SessionStart => "session start",
-        }
-    }
-}
+use super::output::HookOutput;
 
 /// The output for a failed delivery; `detail` names the file and line
 /// where there is one. Also printed on standard error by the caller.
-pub fn output(event: Event, kind: Kind, detail: &str) -> HookOutput {
+pub fn output(kind: Kind, detail: &str) -> HookOutput {
     let context = delivery_failed(kind.name(), "failed", detail);
-    HookOutput::context(event, context).with_problems(&[failure_summary(
+    HookOutput::context(kind, context).with_problems(&[failure_summary(
         kind.name(),
         "failed",
         detail,
@@ -46,7 +27,6 @@ mod tests {
     #[test]
     fn the_entry_names_the_kind_and_the_place() {
         let out = output(
-            Event::PostToolUse,
             Kind::Shell,
             ".cursor/rules/lib.mdc: Rule import does not exist: doc/lib.md",
         );

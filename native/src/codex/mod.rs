@@ -13,6 +13,7 @@ mod atomic;
 mod edited_path;
 mod failure;
 mod gate;
+mod hook;
 mod input;
 mod lock;
 mod output;
@@ -31,6 +32,7 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+use rule_fairy_engine::matching::event::EventKind;
 use rule_fairy_engine::matching::project::Project;
 
 use crate::commands::explain::located;
@@ -155,7 +157,7 @@ fn finish(output: Option<HookOutput>, problems: &[String]) -> Outcome {
 }
 
 /// A delivery that failed before anything was decided.
-fn failed(event: output::Event, kind: failure::Kind, detail: &str) -> Outcome {
+fn failed(kind: EventKind, detail: &str) -> Outcome {
     note(detail);
-    Outcome::Output(failure::output(event, kind, detail))
+    Outcome::Output(failure::output(kind, detail))
 }

@@ -4,23 +4,17 @@
 //! the output is built from these types only, never by hand, and nothing
 //! else is written to standard output.
 
+use rule_fairy_engine::matching::event::EventKind;
 use serde::Serialize;
 
-/// The hook events Rule Fairy answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Event {
-    UserPromptSubmit,
-    PostToolUse,
-    SessionStart,
-}
-
-impl Event {
-    pub fn name(self) -> &'static str {
-        match self {
-            Event::UserPromptSubmit => "UserPromptSubmit",
-            Event::PostToolUse => "PostToolUse",
-            Event::SessionStart => "SessionStart",
-        }
+/// The Codex hook event that answers an event of `kind`: `UserPromptSubmit`
+/// a prompt, `PostToolUse` an edit tool's or a shell command's result,
+/// `SessionStart` a session start.
+pub fn hook_event_name(kind: EventKind) -> &'static str {
+    match kind {
+        EventKind::Prompt => "UserPromptSubmit",
+        EventKind::Edit | EventKind::Shell => "PostToolUse",
+        EventKind::SessionStart => "SessionStart",
     }
 }
 
@@ -45,14 +39,29 @@ pub struct SpecificOutput {
 }
 
 impl HookOutput {
-    pub fn context(event: Event, text: String) -> HookOutput {
+    pub fn context(kind: EventKind, text: String) -> HookOutput {
         HookOutput {
             system_message: None,
             hook_specific_output: Some(SpecificOutput {
-                hook_event_name: event.name(),
+                hook_event_name: hook_event_name(kind),
                 additional_context: text,
             }),
         }
+    }
+
+    /// `output` with `text` after its context, a blank line between; or
+    /// `text` alone.
+    pub fn appended(output: Option<HookOutput>, kind: EventKind, text: String) -> HookOutput {
+        let Some(mut output) = output else {
+            return HookOutput::context(kind, text);
+        };
+        match output.hook_specific_output.as_mut() {
+            Some(specific) => {
+                specific.additional_context = format!("{}\n\n{text}", specific.additional_context)
+            }
+            None => return HookOutput::context(kind, text),
+        }
+        output
     }
 
     /// Adds problems for the person to see; several are joined by lines.
@@ -76,12 +85,12 @@ mod tests {
 
     #[test]
     fn only_schema_keys() {
-        let plain = HookOutput::context(Event::PostToolUse, "ctx".into());
+        let plain = HookOutput::context(EventKind::Edit, "ctx".into());
         assert_eq!(
             plain.to_json(),
             r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"ctx"}}"#
         );
-        let warned = HookOutput::context(Event::SessionStart, "c".into())
+        let warned = HookOutput::context(EventKind::SessionStart, "c".into())
             .with_problems(&["a".into(), "b".into()]);
         assert_eq!(
             warned.to_json(),

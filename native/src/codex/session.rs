@@ -67,20 +67,21 @@ impl OpenSession {
         })
     }
 
-    /// The transcript's metrics, moving the scan cursor; `None` without a
-    /// readable transcript (a session run with `--ephemeral` has none).
-    pub fn transcript_metrics(&mut self) -> Option<Metrics> {
+    /// The transcript's metrics, moving `state`'s scan cursor; `None`
+    /// without a readable transcript (a session run with `--ephemeral` has
+    /// none).
+    pub fn transcript_metrics(&self, state: &mut SessionState) -> Option<Metrics> {
         let path = self.transcript.as_ref()?;
-        match transcript_file::scan(path, self.state.transcript_scan) {
+        match transcript_file::scan(path, state.transcript_scan) {
             Ok(scanned) => {
                 if scanned.restarted {
                     note(&format!(
                         "{}: the transcript is shorter than before (replaced or truncated); rules will be delivered again",
                         path.display()
                     ));
-                    self.state.transcript_restarted();
+                    state.transcript_restarted();
                 }
-                self.state.transcript_scan = scanned.cursor;
+                state.transcript_scan = scanned.cursor;
                 Some(Metrics {
                     size: Some(scanned.size),
                     compaction_count: scanned.cursor.compaction_count,
@@ -94,13 +95,6 @@ impl OpenSession {
                 None
             }
         }
-    }
-
-    /// The metrics to decide with: the transcript's, or else the
-    /// compactions `SessionStart` announced.
-    pub fn metrics(&mut self) -> Metrics {
-        self.transcript_metrics()
-            .unwrap_or_else(|| self.state.metrics_without_transcript())
     }
 
     /// Saves the state and releases the lock. Old session files are

@@ -3,9 +3,10 @@
 use std::process::ExitCode;
 
 use rule_fairy_engine::delivery::frames::FrameLimits;
-use rule_fairy_engine::delivery::preview::{preview, Event, Hosts};
+use rule_fairy_engine::delivery::preview::{preview, Hosts};
 use rule_fairy_engine::matching::describe::{describe, describe_condition};
-use rule_fairy_engine::matching::explain::{Event as Fired, Explanation, FiredRule};
+use rule_fairy_engine::matching::event::{Event, EventKind as Fired, Query};
+use rule_fairy_engine::matching::explain::{Explanation, FiredRule};
 use rule_fairy_engine::matching::project::Project;
 
 use crate::location::{display_path, event_path, project_root};
@@ -17,29 +18,22 @@ pub fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     let project = Project::load(&StdFs, &root).map_err(|e| located(&root, &e))?;
     let facts = args.facts.facts(&project);
     let (event, contents) = match &args.prompt {
-        Some(prompt) => (Event::Prompt(prompt.clone()), None),
+        Some(prompt) => (Event::prompt(prompt.clone()), None),
         None => {
             let paths: Vec<String> = args.path.iter().map(|p| event_path(&root, p)).collect();
             let contents = match project.index.needs_contents() {
                 true => Some(args.facts.contents(&root, &paths)?),
                 false => None,
             };
-            (Event::Edit(paths), contents)
+            (Event::Edit { paths }, contents)
         }
     };
     let hosts = Hosts {
         codex: args.render == Some(RenderHost::Codex),
         claude: args.render == Some(RenderHost::Claude),
     };
-    let preview = preview(
-        &StdFs,
-        &project,
-        &event,
-        &facts,
-        contents.as_deref(),
-        hosts,
-        FrameLimits::default(),
-    );
+    let query = Query::new(&event, &facts).with_contents(contents.as_deref());
+    let preview = preview(&StdFs, &project, &query, hosts, FrameLimits::default());
     let explanation = &preview.explanation;
     let mut failed = false;
     match args.render {
@@ -91,7 +85,7 @@ fn human(explanation: &Explanation, args: &ExplainArgs) -> String {
     let subject = match explanation.event {
         Fired::Prompt => "This prompt".to_string(),
         Fired::Edit if args.path.len() == 1 => format!("Editing {}", args.path[0]),
-        Fired::Edit => format!("Editing these {} paths", args.path.len()),
+        _ => format!("Editing these {} paths", args.path.len()),
     };
     if count == 0 {
         return format!("{subject} selects no rule.\n");

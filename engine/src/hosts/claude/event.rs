@@ -9,49 +9,18 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::base::fs::FileSource;
-use crate::delivery::frames::{DeliveryKind, FrameLimits};
-use crate::delivery::selection::{
-    claude_delivery, select_edit_given, select_prompt_with, select_shell_given, shell_order,
-    Selection,
-};
+use crate::delivery::frames::FrameLimits;
+use crate::delivery::selection::{claude_delivery, select, Selection};
 use crate::hosts::claude::labels::glob_problem;
 use crate::hosts::claude::state::SessionState;
 use crate::hosts::failure::{delivery_failed, failure_summary};
-use crate::matching::facts::Facts;
+use crate::matching::event::{Event, Query};
 use crate::matching::project::Project;
 
 /// A rule delivered this long ago or less is not delivered again, whatever
 /// the conversation shows: tool calls that run side by side read the
 /// conversation before either one's context is in it.
 pub const RECENT_DELIVERY_MS: i64 = 60_000;
-
-/// What happened, as the mod hands it to the event.
-#[derive(Debug, Clone)]
-pub enum ClaudeEvent {
-    Prompt {
-        text: String,
-    },
-    /// An edit of one path, project-relative (behaviour §5.6); `file` is
-    /// where it is, absolute, for its content.
-    Edit {
-        path: String,
-        file: String,
-    },
-    /// A shell command; `paths` are the session's pending changed paths.
-    Shell {
-        paths: Vec<String>,
-    },
-}
-
-impl ClaudeEvent {
-    pub fn kind(&self) -> DeliveryKind {
-        match self {
-            ClaudeEvent::Prompt { .. } => DeliveryKind::Prompt,
-            ClaudeEvent::Edit { .. } => DeliveryKind::Edit,
-            ClaudeEvent::Shell { .. } => DeliveryKind::Shell,
-        }
-    }
-}
 
 /// The result of one delivery decision.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -105,43 +74,6 @@ pub fn due_in(
     selection.due(|rule| is_held(rule, in_context, delivered, now_ms))
 }
 
-/// What an event's rules are tested against besides the event: the
-/// session's facts, and the text of each file `fileContains` reads, in the
-/// order of [`ClaudeEvent::content_files`] (`None`: it could not be read).
-#[derive(Debug, Clone, Copy)]
-pub struct Known<'a> {
-    pub facts: &'a Facts,
-    pub contents: &'a [Option<String>],
-}
-
-impl ClaudeEvent {
-    /// The files whose text `fileContains` tests for this event, absolute:
-    /// the edited file, or each changed path below `root` in the order the
-    /// shell selection matches them.
-    pub fn content_files(&self, root: &str) -> Vec<String> {
-        match self {
-            ClaudeEvent::Prompt { .. } => Vec::new(),
-            ClaudeEvent::Edit { file, .. } => vec![file.clone()],
-            ClaudeEvent::Shell { paths } => shell_order(paths)
-                .iter()
-                .map(|path| crate::base::paths::join(root, path))
-                .collect(),
-        }
-    }
-}
-
-/// The rules an event selects, in match order, and why.
-pub fn select(project: &Project, event: &ClaudeEvent, known: Known<'_>) -> Selection {
-    let contents = project.index.needs_contents().then_some(known.contents);
-    match event {
-        ClaudeEvent::Prompt { text } => select_prompt_with(project, text, known.facts),
-        ClaudeEvent::Edit { path, .. } => {
-            select_edit_given(project, std::slice::from_ref(path), known.facts, contents)
-        }
-        ClaudeEvent::Shell { paths } => select_shell_given(project, paths, known.facts, contents),
-    }
-}
-
 /// What one decision reads besides the project and the event.
 #[derive(Debug, Clone, Copy)]
 pub struct Circumstances<'a> {
@@ -152,7 +84,6 @@ pub struct Circumstances<'a> {
     pub in_context: &'a [String],
     pub now_ms: i64,
     pub limits: FrameLimits,
-    pub known: Known<'a>,
 }
 
 /// Decides one event. `state` is the session's saved state and comes back,
@@ -162,7 +93,7 @@ pub struct Circumstances<'a> {
 pub fn decide(
     fs: &dyn FileSource,
     project: &Project,
-    event: &ClaudeEvent,
+    query: &Query<'_>,
     mut state: SessionState,
     circumstances: Circumstances<'_>,
 ) -> Outcome {
@@ -171,9 +102,9 @@ pub fn decide(
         in_context,
         now_ms,
         limits,
-        known,
     } = circumstances;
-    let kind = event.kind().as_str();
+    let event = query.event;
+    let kind = event.kind().name();
     let fail = |state: SessionState, detail: String| Outcome {
         entries: vec![delivery_failed(kind, "failed", &detail)],
         log: vec![format!(
@@ -183,7 +114,7 @@ pub fn decide(
         state,
         ..Outcome::default()
     };
-    if let ClaudeEvent::Prompt { .. } = event {
+    if let Event::Prompt { .. } = event {
         // The prompt starts the shell check, so the first command reports
         // only what changed after the session began working.
         match project.config.shell_hook() {
@@ -194,7 +125,7 @@ pub fn decide(
             Err(error) => return fail(state, error.to_string()),
         }
     }
-    let selection = select(project, event, known);
+    let selection = select(project, query);
     let problems: Vec<String> = selection
         .errors
         .iter()
@@ -202,7 +133,7 @@ pub fn decide(
         .collect();
     let due = due_in(&selection, in_context, &state.delivered, now_ms);
     let shell_paths = match event {
-        ClaudeEvent::Shell { paths } => paths.as_slice(),
+        Event::Shell { paths } => paths.as_slice(),
         _ => &[],
     };
     if due.is_empty() {

@@ -11,26 +11,27 @@ use crate::base::error::Error;
 use crate::base::fs::MemoryFs;
 use crate::base::paths;
 use crate::config::{Config, RulesSource};
-use crate::delivery::frames::{delivery_id, DeliveryKind, FrameLimits};
+use crate::delivery::frames::{delivery_id, FrameLimits};
+use crate::delivery::selection::select;
 use crate::hosts::claude::context::rules_in_context;
-use crate::hosts::claude::event::{
-    decide, due_in, select, Circumstances, ClaudeEvent, Known, Outcome,
-};
+use crate::hosts::claude::event::{decide, due_in, Circumstances, Outcome};
 use crate::hosts::claude::facts::HostFacts;
 use crate::hosts::claude::labels::loading_problem;
 use crate::hosts::claude::state::SessionState;
 use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::hosts::gate_check::gate_probes;
 use crate::hosts::shell::{changed_since, project_paths, toplevel};
+use crate::matching::event::{Event, EventKind, Query};
 use crate::matching::facts::{project_markers, project_tags, wanted_facts, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
 use crate::render::import_paths::imported_documents;
 
-/// One event as the mod gathered it.
+/// One event as the mod gathered it: the wire form of an [`Event`] and
+/// everything the decision reads besides the project.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EventRequest {
-    pub kind: EventKind,
+    pub kind: RequestKind,
     /// Names this event among the session's: the delivery id is made from
     /// it, so it must differ between deliveries (the mod puts the session,
     /// the tool use or prompt, and the time in it).
@@ -63,12 +64,23 @@ pub struct EventRequest {
     pub contents: Vec<Option<String>>,
 }
 
+/// The kinds of [`Event`] the mod reports, as it names them on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum EventKind {
+pub enum RequestKind {
     Prompt,
     Edit,
     Shell,
+}
+
+impl RequestKind {
+    fn kind(self) -> EventKind {
+        match self {
+            RequestKind::Prompt => EventKind::Prompt,
+            RequestKind::Edit => EventKind::Edit,
+            RequestKind::Shell => EventKind::Shell,
+        }
+    }
 }
 
 /// A finished git check: the checkout's top level as `git rev-parse
@@ -348,7 +360,7 @@ impl ClaudeWorkspace {
         }
         let saved = SessionState::parse(&request.state).unwrap_or_default();
         match self.prepare(request, saved) {
-            Ok(prepared) => prepared.event.content_files(&self.root),
+            Ok(prepared) => prepared.content_files(&self.root),
             Err(_) => Vec::new(),
         }
     }
@@ -380,11 +392,8 @@ impl ClaudeWorkspace {
         let Some(Ok(project)) = &self.project else {
             return Vec::new();
         };
-        let known = Known {
-            facts: &facts,
-            contents: &request.contents,
-        };
-        let selection = select(project, &prepared.event, known);
+        let query = query(project, &prepared.event, &facts, &request.contents);
+        let selection = select(project, &query);
         let in_context = rules_in_context(&request.context);
         let due = due_in(
             &selection,
@@ -405,13 +414,13 @@ impl ClaudeWorkspace {
         request: &EventRequest,
         saved: SessionState,
     ) -> Result<Prepared, Box<EventResponse>> {
-        let kind = delivery_kind(request.kind);
+        let kind = request.kind.kind();
         let failed = |detail: String| {
             let outcome = Outcome {
-                entries: vec![delivery_failed(kind.as_str(), "failed", &detail)],
+                entries: vec![delivery_failed(kind.name(), "failed", &detail)],
                 log: vec![format!(
                     "rule-fairy: {}",
-                    failure_summary(kind.as_str(), "failed", &detail)
+                    failure_summary(kind.name(), "failed", &detail)
                 )],
                 ..Outcome::default()
             };
@@ -423,8 +432,9 @@ impl ClaudeWorkspace {
         };
         let mut state = saved;
         let mut problems = Vec::new();
+        let mut edited_file = None;
         let event = match request.kind {
-            EventKind::Prompt => {
+            RequestKind::Prompt => {
                 let found = self.loading_problems();
                 // Shown once per session and again when they change: the
                 // person saw them, and they stay until a rule is fixed.
@@ -432,18 +442,17 @@ impl ClaudeWorkspace {
                     state.problems = found.clone();
                     problems = found;
                 }
-                ClaudeEvent::Prompt {
+                Event::Prompt {
                     text: request.prompt.clone().unwrap_or_default(),
                 }
             }
-            EventKind::Edit => {
+            RequestKind::Edit => {
                 let (file, _) = self.edit_probes(request.file.as_deref().unwrap_or_default());
-                ClaudeEvent::Edit {
-                    path: project_relative_path(&self.fs, &self.root, &file),
-                    file,
-                }
+                let path = project_relative_path(&self.fs, &self.root, &file);
+                edited_file = Some(file);
+                Event::Edit { paths: vec![path] }
             }
-            EventKind::Shell => {
+            RequestKind::Shell => {
                 match shell_hook {
                     Ok(hook) if hook.claude => {}
                     Ok(_) => return Err(Box::default()),
@@ -468,24 +477,26 @@ impl ClaudeWorkspace {
                         state.shell.start(request.now);
                     }
                 }
-                ClaudeEvent::Shell {
+                Event::Shell {
                     paths: state.shell.pending.clone(),
                 }
             }
         };
         Ok(Prepared {
             event,
+            edited_file,
             state,
             problems,
         })
     }
 
     fn decide_with(&mut self, request: &EventRequest, saved: SessionState) -> EventResponse {
-        let kind = delivery_kind(request.kind);
+        let kind = request.kind.kind();
         let Prepared {
             event,
             state,
             problems,
+            ..
         } = match self.prepare(request, saved.clone()) {
             Ok(prepared) => prepared,
             Err(response) => return *response,
@@ -502,12 +513,9 @@ impl ClaudeWorkspace {
             in_context: &in_context,
             now_ms: request.now,
             limits,
-            known: Known {
-                facts: &facts,
-                contents: &request.contents,
-            },
         };
-        let mut outcome = decide(&self.fs, project, &event, state, circumstances);
+        let query = query(project, &event, &facts, &request.contents);
+        let mut outcome = decide(&self.fs, project, &query, state, circumstances);
         outcome.entries.extend(problems);
         let changed = outcome.state != saved;
         respond(outcome, changed.then_some(request.now))
@@ -515,17 +523,38 @@ impl ClaudeWorkspace {
 }
 
 struct Prepared {
-    event: ClaudeEvent,
+    event: Event,
+    /// An edit's file, absolute, where its content is read.
+    edited_file: Option<String>,
     state: SessionState,
     problems: Vec<String>,
 }
 
-fn delivery_kind(kind: EventKind) -> DeliveryKind {
-    match kind {
-        EventKind::Prompt => DeliveryKind::Prompt,
-        EventKind::Edit => DeliveryKind::Edit,
-        EventKind::Shell => DeliveryKind::Shell,
+impl Prepared {
+    /// The files whose text `fileContains` tests for this event, absolute,
+    /// in the order of [`Event::matched_paths`]: the edited file, or each
+    /// changed path below `root`.
+    fn content_files(&self, root: &str) -> Vec<String> {
+        match (&self.event, &self.edited_file) {
+            (Event::Edit { .. }, Some(file)) => vec![file.clone()],
+            (event, _) => event
+                .matched_paths()
+                .iter()
+                .map(|path| paths::join(root, path))
+                .collect(),
+        }
     }
+}
+
+/// The query an event is selected with: the facts, and the contents the
+/// mod read for [`ClaudeWorkspace::contents_due`] when some rule tests them.
+fn query<'a>(
+    project: &Project,
+    event: &'a Event,
+    facts: &'a Facts,
+    contents: &'a [Option<String>],
+) -> Query<'a> {
+    Query::new(event, facts).with_contents(project.index.needs_contents().then_some(contents))
 }
 
 fn respond(outcome: Outcome, save_at: Option<i64>) -> EventResponse {
@@ -557,7 +586,7 @@ mod tests {
         ws
     }
 
-    fn request(kind: EventKind, now: i64, state: &str) -> EventRequest {
+    fn request(kind: RequestKind, now: i64, state: &str) -> EventRequest {
         EventRequest {
             kind,
             key: format!("{kind:?}-{now}"),
@@ -576,14 +605,14 @@ mod tests {
     fn prompt(text: &str, now: i64, state: &str) -> EventRequest {
         EventRequest {
             prompt: Some(text.to_string()),
-            ..request(EventKind::Prompt, now, state)
+            ..request(RequestKind::Prompt, now, state)
         }
     }
 
     fn edit(file: &str, now: i64, state: &str) -> EventRequest {
         EventRequest {
             file: Some(file.to_string()),
-            ..request(EventKind::Edit, now, state)
+            ..request(RequestKind::Edit, now, state)
         }
     }
 
@@ -742,7 +771,7 @@ mod tests {
                 toplevel: "/p\n".to_string(),
                 changed: changed.iter().map(|(p, t)| (p.to_string(), *t)).collect(),
             }),
-            ..request(EventKind::Shell, started, state)
+            ..request(RequestKind::Shell, started, state)
         }
     }
 

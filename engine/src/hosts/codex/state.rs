@@ -243,7 +243,8 @@ mod tests {
     #[test]
     fn ephemeral_rules_are_due_every_time_and_never_recorded() {
         use crate::base::fs::MemoryFs;
-        use crate::delivery::selection::select_prompt_with;
+        use crate::delivery::selection::select;
+        use crate::matching::event::{Event, Query};
         use crate::matching::facts::Facts;
         use crate::matching::project::Project;
         let mut fs = MemoryFs::new();
@@ -254,7 +255,7 @@ mod tests {
             model: Some("gpt-5".into()),
             ..Facts::default()
         };
-        let selection = select_prompt_with(&project, "x", &facts);
+        let selection = select(&project, &Query::new(&Event::prompt("x"), &facts));
         let mut state = SessionState::default();
         let now = metrics(10, 0);
         let first = state.due_in(&selection, Some(&now));

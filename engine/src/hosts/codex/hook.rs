@@ -1,0 +1,415 @@
+//! One Codex hook's decision (behaviour §5.3, §5.4): select the event's
+//! rules, decide whether the session must be opened at all, what is due
+//! against its records, render Codex's text, and what to record. The hook
+//! process gathers (standard input, files, git, the transcript, the lock)
+//! through [`Host`], when this decision asks for it, and carries the
+//! [`Answer`] out (standard output, the saved state).
+
+use crate::base::error::Error;
+use crate::base::fs::FileSource;
+use crate::delivery::selection::{codex_text, read_contents, select, Selection};
+use crate::hosts::codex::state::{Metrics, SessionState};
+use crate::hosts::gate_check::GateRun;
+use crate::matching::event::{Event, Query};
+use crate::matching::facts::Facts;
+use crate::matching::project::Project;
+use crate::render::labels;
+
+/// What the decision asks of the hook process while it decides. The
+/// process reads, locks and runs git; the decision says whether and when,
+/// so every hook gathers in the same order.
+pub trait Host {
+    /// Tells the person the problems the event touched that do not stop it
+    /// (rules left out, invalid globs or patterns reached), and returns
+    /// them as the lines of the person's warning.
+    fn tell(&mut self, project: &Project, errors: &[Error]) -> Vec<String>;
+    /// An error as the person reads it: the file, relative, and the line.
+    fn located(&self, project: &Project, error: &Error) -> String;
+    /// Locks the session and loads its saved state; `Err` says why it
+    /// could not, and the delivery fails with it.
+    fn open(&mut self, project: &Project) -> Result<SessionState, String>;
+    /// The transcript's metrics now, moving `state`'s scan cursor (and
+    /// calling [`SessionState::transcript_restarted`] when it was
+    /// replaced); `None` without a readable transcript.
+    fn transcript(&mut self, state: &mut SessionState) -> Option<Metrics>;
+    /// Milliseconds since the epoch.
+    fn now_ms(&mut self) -> i64;
+    /// The shell check: the project-relative paths changed at or after
+    /// `marker_ms`, sorted (git and the files' times).
+    fn changed_since(&mut self, project: &Project, marker_ms: i64) -> Result<Vec<String>, String>;
+}
+
+/// The text a delivery puts in the model's context, or why it failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivered {
+    Context(String),
+    /// Rendering failed (a missing import, the budget): the located
+    /// problem, for the error entry; nothing was recorded.
+    Failed(String),
+}
+
+/// What the hook carries out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// The delivery failed before anything was decided: tell `detail`, print
+    /// its error entry and nothing else. `state`, when the session was
+    /// opened, is saved as it is (the shell check's marker stays, so the
+    /// next check covers the same window); a failed save is not told.
+    Failed {
+        detail: String,
+        state: Option<SessionState>,
+    },
+    /// The decision ran through. Print the delivery (or nothing), then the
+    /// gate's entry after it, and warn with `problems`; save `state` when
+    /// the session was opened, and tell a failed save as one more problem.
+    Done {
+        delivered: Option<Delivered>,
+        /// The gate's entry for the written files (edits).
+        gate: Option<String>,
+        problems: Vec<String>,
+        state: Option<SessionState>,
+    },
+}
+
+impl Answer {
+    fn done(problems: Vec<String>) -> Answer {
+        Answer::Done {
+            delivered: None,
+            gate: None,
+            problems,
+            state: None,
+        }
+    }
+
+    fn failed(detail: String) -> Answer {
+        Answer::Failed {
+            detail,
+            state: None,
+        }
+    }
+}
+
+/// Decides one Codex hook. `fs` reads the rules' documents and the files
+/// `fileContains` tests; `facts` are the session's; `gate` is the check of
+/// the files an edit tool wrote ([`GateRun::Clean`] for other events). A
+/// shell event's paths are those the shell check finds under the lock
+/// ([`Host::changed_since`]) and the ones still pending, so the event
+/// itself carries none.
+pub fn decide(
+    fs: &dyn FileSource,
+    project: &Project,
+    event: &Event,
+    facts: &Facts,
+    gate: GateRun,
+    host: &mut dyn Host,
+) -> Answer {
+    // Only the prompt (which starts the shell check) and a shell command
+    // read the shell hook's setting.
+    let shell_hook = match event {
+        Event::Prompt { .. } | Event::Shell { .. } => match project.config.shell_hook() {
+            Ok(hook) => hook.codex,
+            Err(e) => return Answer::failed(host.located(project, &e)),
+        },
+        Event::Edit { .. } | Event::SessionStart { .. } => false,
+    };
+    match event {
+        Event::Shell { .. } if !shell_hook => Answer::done(Vec::new()),
+        Event::Shell { .. } => shell(fs, project, facts, host),
+        _ => {
+            let selection = selected(fs, project, event, facts);
+            let problems = host.tell(project, &selection.errors);
+            let open = !selection.rules.is_empty()
+                || match event {
+                    Event::Prompt { .. } => shell_hook,
+                    Event::SessionStart { compacted } => *compacted,
+                    _ => gate != GateRun::Clean,
+                };
+            if !open {
+                return Answer::done(problems);
+            }
+            let mut state = match host.open(project) {
+                Ok(state) => state,
+                Err(e) => return Answer::failed(e),
+            };
+            match event {
+                // The prompt starts the shell check, so the first command
+                // reports only what changed after the session began working.
+                Event::Prompt { .. } if shell_hook => {
+                    let now = host.now_ms();
+                    state.shell.start(now);
+                }
+                Event::SessionStart { compacted } => {
+                    let transcript = host.transcript(&mut state);
+                    // No transcript to count it in: remember the compaction
+                    // here, so every delivered rule is due again.
+                    if transcript.is_none() && *compacted {
+                        state.announced_compactions += 1;
+                    }
+                }
+                _ => {}
+            }
+            let delivered = deliver(fs, project, &selection, &mut state, host);
+            let mut problems = problems;
+            let gate = gate_entry(gate, &mut state, &mut problems);
+            Answer::Done {
+                delivered,
+                gate,
+                problems,
+                state: Some(state),
+            }
+        }
+    }
+}
+
+/// The event's selection, with the contents `fileContains` tests read
+/// through `fs`.
+fn selected(fs: &dyn FileSource, project: &Project, event: &Event, facts: &Facts) -> Selection {
+    let contents = read_contents(fs, project, &event.matched_paths());
+    select(
+        project,
+        &Query::new(event, facts).with_contents(contents.as_deref()),
+    )
+}
+
+/// After a shell command with the shell hook on: the paths changed since
+/// the last check join the pending ones, under the lock, and their rules
+/// are delivered. A path leaves the pending list once its rules reached the
+/// agent; an invalid glob keeps it, so fixing the rule still delivers for
+/// the change.
+fn shell(fs: &dyn FileSource, project: &Project, facts: &Facts, host: &mut dyn Host) -> Answer {
+    let mut state = match host.open(project) {
+        Ok(state) => state,
+        Err(e) => return Answer::failed(e),
+    };
+    // Taken before git runs, so a write during the check is seen next time.
+    let started = host.now_ms();
+    let found = match state.shell.checked_at_ms {
+        None => Vec::new(),
+        Some(marker) => match host.changed_since(project, marker) {
+            Ok(found) => found,
+            Err(detail) => {
+                return Answer::Failed {
+                    detail,
+                    state: Some(state),
+                }
+            }
+        },
+    };
+    let pending = state.shell.record_check(started, &found).to_vec();
+    let mut problems = Vec::new();
+    let mut delivered = None;
+    if !pending.is_empty() {
+        let selection = selected(fs, project, &Event::shell(&pending), facts);
+        problems = host.tell(project, &selection.errors);
+        delivered = deliver(fs, project, &selection, &mut state, host);
+        if selection.errors.is_empty() && !matches!(delivered, Some(Delivered::Failed(_))) {
+            state.shell.clear(&pending);
+        }
+    }
+    Answer::Done {
+        delivered,
+        gate: None,
+        problems,
+        state: Some(state),
+    }
+}
+
+/// Under the lock: renders the selection's due rules and records the
+/// durable ones; `None` when none is due. Rendering comes first, so a rule
+/// that failed to render is not recorded as delivered.
+fn deliver(
+    fs: &dyn FileSource,
+    project: &Project,
+    selection: &Selection,
+    state: &mut SessionState,
+    host: &mut dyn Host,
+) -> Option<Delivered> {
+    let now = host
+        .transcript(state)
+        .unwrap_or_else(|| state.metrics_without_transcript());
+    let due = state.due_in(selection, Some(&now));
+    if due.is_empty() {
+        return None;
+    }
+    Some(match codex_text(fs, project, selection, &due) {
+        Ok(text) => {
+            state.record_durable(selection, &due, Some(&now));
+            Delivered::Context(text)
+        }
+        Err(e) => Delivered::Failed(host.located(project, &e.error)),
+    })
+}
+
+/// The gate's entry for the written files; a check that could not run is
+/// told once per session, to the model and the person.
+fn gate_entry(
+    gate: GateRun,
+    state: &mut SessionState,
+    problems: &mut Vec<String>,
+) -> Option<String> {
+    match gate {
+        GateRun::Clean => None,
+        GateRun::Found(entry) => Some(entry),
+        GateRun::Failed(problem) => {
+            if !state.tell_gate_problem(&problem) {
+                return None;
+            }
+            problems.push(format!(
+                "the gate could not check the written files: {problem}"
+            ));
+            Some(labels::gate_unavailable(&problem))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::fs::MemoryFs;
+
+    /// A session kept in memory: what the decision gathered, in order.
+    struct Memory {
+        saved: SessionState,
+        transcript: Option<Metrics>,
+        changed: Vec<String>,
+        asked: Vec<&'static str>,
+    }
+
+    impl Memory {
+        fn new(saved: SessionState) -> Memory {
+            Memory {
+                saved,
+                transcript: Some(Metrics {
+                    size: Some(10),
+                    compaction_count: 0,
+                }),
+                changed: Vec::new(),
+                asked: Vec::new(),
+            }
+        }
+    }
+
+    impl Host for Memory {
+        fn tell(&mut self, _: &Project, errors: &[Error]) -> Vec<String> {
+            errors.iter().map(ToString::to_string).collect()
+        }
+        fn located(&self, _: &Project, error: &Error) -> String {
+            error.to_string()
+        }
+        fn open(&mut self, _: &Project) -> Result<SessionState, String> {
+            self.asked.push("open");
+            Ok(self.saved.clone())
+        }
+        fn transcript(&mut self, _: &mut SessionState) -> Option<Metrics> {
+            self.asked.push("transcript");
+            self.transcript
+        }
+        fn now_ms(&mut self) -> i64 {
+            self.asked.push("clock");
+            1_000
+        }
+        fn changed_since(&mut self, _: &Project, _: i64) -> Result<Vec<String>, String> {
+            self.asked.push("git");
+            Ok(self.changed.clone())
+        }
+    }
+
+    fn project(files: &[(&str, &str)]) -> (MemoryFs, Project) {
+        let fs = MemoryFs::from_files("/p", files.iter().copied());
+        let project = Project::load(&fs, "/p").unwrap();
+        (fs, project)
+    }
+
+    fn run(fs: &MemoryFs, project: &Project, event: &Event, host: &mut Memory) -> Answer {
+        decide(fs, project, event, &Facts::default(), GateRun::Clean, host)
+    }
+
+    #[test]
+    fn nothing_selected_leaves_the_session_closed() {
+        let (fs, project) = project(&[(".cursor/rules/ui.mdc", "---\nglobs: src/**\n---\nUI")]);
+        let mut host = Memory::new(SessionState::default());
+        let answer = run(&fs, &project, &Event::prompt("hi"), &mut host);
+        assert_eq!(answer, Answer::done(Vec::new()));
+        assert!(host.asked.is_empty(), "{:?}", host.asked);
+        // With the shell hook off for Codex, a shell command asks for nothing.
+        let shell = run(&fs, &project, &Event::shell::<&str>(&[]), &mut host);
+        assert_eq!(shell, Answer::done(Vec::new()));
+        assert!(host.asked.is_empty(), "{:?}", host.asked);
+    }
+
+    #[test]
+    fn a_rule_is_delivered_once_and_recorded() {
+        let (fs, project) = project(&[(
+            ".cursor/rules/base.mdc",
+            "---\nalwaysApply: true\n---\n# Base",
+        )]);
+        let mut host = Memory::new(SessionState::default());
+        let Answer::Done {
+            delivered, state, ..
+        } = run(&fs, &project, &Event::prompt("hi"), &mut host)
+        else {
+            panic!("the prompt did not go through");
+        };
+        let Some(Delivered::Context(text)) = delivered else {
+            panic!("{delivered:?}");
+        };
+        assert!(
+            text.starts_with("[rule-fairy injected: base.mdc]\n"),
+            "{text}"
+        );
+        assert_eq!(host.asked, vec!["open", "transcript"]);
+        let state = state.expect("the state to save");
+        assert!(state.injected.contains_key("base.mdc"));
+        let mut again = Memory::new(state);
+        let Answer::Done { delivered, .. } = run(&fs, &project, &Event::prompt("hi"), &mut again)
+        else {
+            panic!("the prompt did not go through");
+        };
+        assert_eq!(delivered, None);
+    }
+
+    #[test]
+    fn a_failed_rendering_records_nothing() {
+        let (fs, project) = project(&[(
+            ".cursor/rules/lib.mdc",
+            "---\nglobs: lib/**\n---\n@doc/missing.md",
+        )]);
+        let mut host = Memory::new(SessionState::default());
+        let answer = run(&fs, &project, &Event::edit(&["lib/a.ts"]), &mut host);
+        let Answer::Done {
+            delivered: Some(Delivered::Failed(detail)),
+            state: Some(state),
+            ..
+        } = answer
+        else {
+            panic!("{answer:?}");
+        };
+        assert!(detail.contains("Rule import does not exist"), "{detail}");
+        assert!(state.injected.is_empty());
+    }
+
+    #[test]
+    fn the_shell_check_runs_under_the_lock_and_clears_what_it_delivered() {
+        let (fs, project) = project(&[
+            ("rule-fairy.edn", "{:shell-hook {:codex true}}"),
+            (".cursor/rules/db.mdc", "---\nglobs: db/**\n---\n# DB"),
+        ]);
+        let mut saved = SessionState::default();
+        saved.shell.start(500);
+        let mut host = Memory::new(saved);
+        host.changed = vec!["db/x.sql".into()];
+        let answer = run(&fs, &project, &Event::shell::<&str>(&[]), &mut host);
+        assert_eq!(host.asked, vec!["open", "clock", "git", "transcript"]);
+        let Answer::Done {
+            delivered: Some(Delivered::Context(text)),
+            state: Some(state),
+            ..
+        } = answer
+        else {
+            panic!("{answer:?}");
+        };
+        assert!(text.contains("changed by a shell command"), "{text}");
+        assert!(state.shell.pending.is_empty());
+        assert_eq!(state.shell.checked_at_ms, Some(1_000));
+    }
+}

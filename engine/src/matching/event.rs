@@ -1,0 +1,157 @@
+//! What happened, once for every host: the one [`Event`] each host's wire
+//! type converts into (the Claude Code mod's request, Codex's hook input,
+//! the CLI's flags, a playground case), and the [`Query`] an event is
+//! selected and explained with: the event, the session's facts, and the
+//! file contents `fileContains` tests.
+
+use serde::Serialize;
+
+use crate::base::paths;
+use crate::matching::facts::Facts;
+use crate::rules::discovery::java_order;
+
+/// One event a host reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A prompt as typed.
+    Prompt { text: String },
+    /// Edited paths, project-relative (behaviour §5.6), in the order the
+    /// tool names them.
+    Edit { paths: Vec<String> },
+    /// Paths a shell command changed, project-relative, in any order (the
+    /// selection sorts them, behaviour §2.6).
+    Shell { paths: Vec<String> },
+    /// A session started, or went on after a compaction (Codex's
+    /// `SessionStart`): the rules that need no prompt, as an empty prompt
+    /// selects them.
+    SessionStart { compacted: bool },
+}
+
+/// What kind of event it is: what labels name (`[rule-fairy error: <kind>
+/// delivery failed]`), what a delivery id is made from, and what `explain`
+/// prints as the event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventKind {
+    Prompt,
+    Edit,
+    Shell,
+    #[serde(rename = "session start")]
+    SessionStart,
+}
+
+impl EventKind {
+    /// The kind as labels name it.
+    ///
+    /// ```
+    /// use rule_fairy_engine::matching::event::{Event, EventKind};
+    /// let compaction = Event::SessionStart { compacted: true };
+    /// assert_eq!(compaction.kind().name(), "session start");
+    /// assert_eq!(EventKind::Shell.name(), "shell");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Prompt => "prompt",
+            EventKind::Edit => "edit",
+            EventKind::Shell => "shell",
+            EventKind::SessionStart => "session start",
+        }
+    }
+}
+
+impl Event {
+    pub fn prompt(text: impl Into<String>) -> Event {
+        Event::Prompt { text: text.into() }
+    }
+
+    pub fn edit<S: AsRef<str>>(paths: &[S]) -> Event {
+        Event::Edit {
+            paths: paths.iter().map(|p| p.as_ref().to_string()).collect(),
+        }
+    }
+
+    pub fn shell<S: AsRef<str>>(paths: &[S]) -> Event {
+        Event::Shell {
+            paths: paths.iter().map(|p| p.as_ref().to_string()).collect(),
+        }
+    }
+
+    pub fn kind(&self) -> EventKind {
+        match self {
+            Event::Prompt { .. } => EventKind::Prompt,
+            Event::Edit { .. } => EventKind::Edit,
+            Event::Shell { .. } => EventKind::Shell,
+            Event::SessionStart { .. } => EventKind::SessionStart,
+        }
+    }
+
+    /// The prompt text rules are matched against: the prompt, or none for a
+    /// session start; `None` for path events.
+    pub fn prompt_text(&self) -> Option<&str> {
+        match self {
+            Event::Prompt { text } => Some(text),
+            Event::SessionStart { .. } => Some(""),
+            Event::Edit { .. } | Event::Shell { .. } => None,
+        }
+    }
+
+    /// The paths the event's rules are matched against, in matching order:
+    /// an edit's as the tool names them, a shell change's sorted and each
+    /// once (behaviour §2.6), every one normalised for matching. `fileContains`
+    /// contents come in this order.
+    pub fn matched_paths(&self) -> Vec<String> {
+        match self {
+            Event::Prompt { .. } | Event::SessionStart { .. } => Vec::new(),
+            Event::Edit { paths } => paths
+                .iter()
+                .map(|p| paths::normalize_for_match(p))
+                .collect(),
+            Event::Shell { paths } => shell_order(paths),
+        }
+    }
+}
+
+/// The order a shell event's changed paths are matched in: normalised,
+/// sorted, each once (behaviour §2.6, shell).
+///
+/// ```
+/// use rule_fairy_engine::matching::event::shell_order;
+/// assert_eq!(shell_order(&["b", "./a", "b"]), vec!["a", "b"]);
+/// ```
+pub fn shell_order<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
+    let mut sorted: Vec<String> = changed
+        .iter()
+        .map(|p| paths::normalize_for_match(p.as_ref()))
+        .collect();
+    sorted.sort_by(|a, b| java_order(a, b));
+    sorted.dedup();
+    sorted
+}
+
+/// An event with everything its rules are judged against.
+#[derive(Debug, Clone, Copy)]
+pub struct Query<'a> {
+    pub event: &'a Event,
+    /// The session's facts for the rules' conditions.
+    pub facts: &'a Facts,
+    /// Each of [`Event::matched_paths`]'s file texts, in that order, for
+    /// `fileContains` (`None` in a slot: it could not be read). Without
+    /// them no `fileContains` condition holds.
+    pub contents: Option<&'a [Option<String>]>,
+}
+
+impl<'a> Query<'a> {
+    /// An event with the facts, and no file contents.
+    pub fn new(event: &'a Event, facts: &'a Facts) -> Query<'a> {
+        Query {
+            event,
+            facts,
+            contents: None,
+        }
+    }
+
+    /// The same query with file contents for `fileContains`.
+    pub fn with_contents(self, contents: Option<&'a [Option<String>]>) -> Query<'a> {
+        Query { contents, ..self }
+    }
+}

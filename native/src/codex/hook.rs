@@ -1,0 +1,110 @@
+//! The hook process's side of one Codex decision (the engine's
+//! `hosts::codex::hook`): it gathers what the decision asks for (the lock
+//! and the saved state, the transcript, git, the clock) and carries the
+//! answer out (the output Codex reads, the saved state).
+
+use rule_fairy_engine::hosts::codex::hook::{decide, Answer, Delivered, Host};
+use rule_fairy_engine::hosts::codex::state::{Metrics, SessionState};
+use rule_fairy_engine::hosts::gate_check::GateRun;
+use rule_fairy_engine::matching::event::Event;
+use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::Error;
+
+use super::input::HookInput;
+use super::output::HookOutput;
+use super::session::{now_ms, OpenSession};
+use super::session_id::SessionId;
+use super::shell_check::changed_paths;
+use super::{facts, failed, finish, note, problems, Outcome};
+use crate::commands::explain::located;
+use crate::stdfs::StdFs;
+
+/// What the engine reaches through [`Host`]: the session, opened when the
+/// decision asks for it.
+struct Session<'a> {
+    id: Option<SessionId>,
+    transcript: Option<&'a str>,
+    open: Option<OpenSession>,
+}
+
+impl Host for Session<'_> {
+    fn tell(&mut self, project: &Project, errors: &[Error]) -> Vec<String> {
+        problems(project, errors)
+    }
+
+    fn located(&self, project: &Project, error: &Error) -> String {
+        located(&project.root, error)
+    }
+
+    fn open(&mut self, project: &Project) -> Result<SessionState, String> {
+        let id = self.id.take().ok_or("the session is open already")?;
+        let mut open = OpenSession::open(&project.root, id, self.transcript)?;
+        let state = std::mem::take(&mut open.state);
+        self.open = Some(open);
+        Ok(state)
+    }
+
+    fn transcript(&mut self, state: &mut SessionState) -> Option<Metrics> {
+        self.open.as_ref()?.transcript_metrics(state)
+    }
+
+    fn now_ms(&mut self) -> i64 {
+        now_ms()
+    }
+
+    fn changed_since(&mut self, project: &Project, marker_ms: i64) -> Result<Vec<String>, String> {
+        changed_paths(&project.root, marker_ms)
+    }
+}
+
+/// Decides `event` with the engine and carries the answer out. `gate` is
+/// the check of the files an edit tool wrote.
+pub fn run(
+    input: &HookInput,
+    project: &Project,
+    session: SessionId,
+    event: &Event,
+    gate: GateRun,
+) -> Outcome {
+    let mut host = Session {
+        id: Some(session),
+        transcript: input.transcript_path.as_deref(),
+        open: None,
+    };
+    let kind = event.kind();
+    let facts = facts(input, project);
+    match decide(&StdFs, project, event, &facts, gate, &mut host) {
+        Answer::Failed { detail, state } => {
+            if let (Some(mut open), Some(state)) = (host.open.take(), state) {
+                open.state = state;
+                let _ = open.close();
+            }
+            failed(kind, &detail)
+        }
+        Answer::Done {
+            delivered,
+            gate,
+            mut problems,
+            state,
+        } => {
+            let mut output = delivered.map(|delivered| match delivered {
+                Delivered::Context(text) => HookOutput::context(kind, text),
+                Delivered::Failed(detail) => {
+                    note(&detail);
+                    super::failure::output(kind, &detail)
+                }
+            });
+            if let Some(entry) = gate {
+                output = Some(HookOutput::appended(output, kind, entry));
+            }
+            if let (Some(mut open), Some(state)) = (host.open.take(), state) {
+                open.state = state;
+                if let Err(e) = open.close() {
+                    note(&e);
+                    problems.push(e);
+                }
+            }
+            finish(output, &problems)
+        }
+    }
+}
