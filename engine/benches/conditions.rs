@@ -8,9 +8,9 @@ use std::hint::black_box;
 mod support;
 use support::median;
 
-use rule_fairy_engine::matching::facts::Facts;
-use rule_fairy_engine::matching::index::RuleIndex;
-use rule_fairy_engine::rules::rule::Rule;
+use rule_fairy_engine::Facts;
+use rule_fairy_engine::Rule;
+use rule_fairy_engine::RuleIndex;
 
 fn rule_text(i: usize) -> String {
     let conditions = match i % 5 {

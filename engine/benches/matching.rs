@@ -8,8 +8,8 @@ use std::time::Duration;
 mod support;
 use support::median;
 
-use rule_fairy_engine::matching::index::RuleIndex;
-use rule_fairy_engine::rules::rule::Rule;
+use rule_fairy_engine::Rule;
+use rule_fairy_engine::RuleIndex;
 
 fn rule_text(i: usize) -> String {
     format!(

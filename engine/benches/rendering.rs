@@ -8,12 +8,12 @@ use std::hint::black_box;
 mod support;
 use support::median;
 
-use rule_fairy_engine::base::fs::MemoryFs;
-use rule_fairy_engine::delivery::frames::FrameLimits;
-use rule_fairy_engine::delivery::selection::{claude_delivery, codex_text, select, Selection};
-use rule_fairy_engine::matching::event::{Event, Query};
-use rule_fairy_engine::matching::facts::Facts;
-use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::Facts;
+use rule_fairy_engine::FrameLimits;
+use rule_fairy_engine::MemoryFs;
+use rule_fairy_engine::Project;
+use rule_fairy_engine::{claude_delivery, codex_text, select, Selection};
+use rule_fairy_engine::{Event, Query};
 
 fn select_prompt(project: &Project, prompt: &str) -> Selection {
     select(

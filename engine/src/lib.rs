@@ -1,18 +1,100 @@
 //! Rule Fairy's engine: which of a repository's rules apply to an event,
-//! and why. Pure: files come through [`base::fs::FileSource`], and nothing here
-//! reads a clock or starts a process, so the same code runs natively and in
+//! and why. Pure: files come through [`FileSource`], and nothing here reads
+//! a clock or starts a process, so the same code runs natively and in
 //! WebAssembly.
+//!
+//! # The layers
+//!
+//! The modules are private and sit in folders, bottom up; this page
+//! re-exports what the other crates use.
+//!
+//! | layer | what it holds |
+//! | --- | --- |
+//! | `base` | errors with a place ([`Error`], [`ErrorKind`], [`Place`]), findings, the file trait, lexical [`paths`], [`text`] decoding |
+//! | `syntax` | readers: EDN, frontmatter and its YAML lists, Markdown, unified diffs ([`patch`]) |
+//! | `config` | `rule-fairy.edn` ([`Config`]) and the rule formats ([`Format`]) |
+//! | `rules` | the rule model ([`Rule`]), what each format's frontmatter means, declared conditions, discovery, instruction files |
+//! | `matching` | the one [`Event`] and its [`Query`], globs, keywords, content patterns, [`Facts`], the [`Project`] and its index, [`explain`] and [`describe`] |
+//! | `render` | blocks, [`labels`], prefixes, splitting, documentation imports |
+//! | `delivery` | [`select`] and the [`Selection`], frames, fitting, read-back, the Codex text, the [`preview`] |
+//! | `check` | [`check_project`]: every problem of a project, with file and line |
+//! | `hosts` | [`claude`] and [`codex`], each host's whole decision, and what they share ([`shell`], the gate's check, failure entries, session ids) |
+//! | `review` | [`bundle`] and [`plan`]: the rules and instruction files a diff or a plan meets |
+//! | `playground` | [`Case`]: one playground case answered whole |
+//!
+//! **The layer rule:** a module imports only from its own layer and the
+//! layers below it; `hosts`, `review` and `playground` sit side by side at
+//! the top and never import each other, nor do the two hosts.
+//! `engine/tests/layers.rs` reads every file's `crate::` paths and fails on
+//! an upward or sideways import.
 
-pub mod base;
-pub mod check;
-pub mod config;
-pub mod delivery;
-pub mod hosts;
-pub mod matching;
-pub mod playground;
-pub mod render;
-pub mod review;
-pub mod rules;
-pub mod syntax;
+mod base;
+mod check;
+mod config;
+mod delivery;
+mod hosts;
+mod matching;
+mod playground;
+mod render;
+mod review;
+mod rules;
+mod syntax;
 
 pub use base::error::{Error, ErrorKind, Place, Result};
+pub use base::finding::{Finding, Severity};
+pub use base::fs::{FileSource, Kind, MemoryFs, Metadata};
+pub use base::{paths, text};
+pub use syntax::patch;
+
+pub use config::formats::Format;
+pub use config::{Config, CONFIG_FILE};
+
+pub use rules::conditions::normalize_os;
+pub use rules::discovery::{scan_rule_files, MAX_DEPTH};
+pub use rules::rule::Rule;
+
+pub use matching::conditions::Outcome;
+pub use matching::describe::{describe, describe_condition};
+pub use matching::event::{Event, EventKind, Query};
+pub use matching::explain::{explain, Explanation, FiredRule, Reason};
+pub use matching::facts::{
+    branch_from_symbolic_ref, ci_from_env, os_name, project_tags, wanted_facts, Facts, CI_VARIABLES,
+};
+pub use matching::index::RuleIndex;
+pub use matching::locate::{locate, real_path, Located};
+pub use matching::project::{checkout_root, discover_root, project_relative_path, Project};
+
+pub use render::labels;
+
+pub use delivery::frames::FrameLimits;
+pub use delivery::preview::{preview, ClaudePreview, Hosts, Preview};
+pub use delivery::selection::{claude_delivery, codex_text, read_contents, select, Selection};
+
+pub use check::{check_project, Report};
+
+pub use hosts::failure::{delivery_failed, failure_summary};
+pub use hosts::gate_check;
+pub use hosts::session_id::session_id_problem;
+pub use hosts::shell;
+
+/// Claude Code's side: the in-memory workspace the mod drives, one
+/// decision per event.
+pub mod claude {
+    pub use crate::hosts::claude::gate::gate_answer;
+    pub use crate::hosts::claude::state::after_compaction;
+    pub use crate::hosts::claude::workspace::{ClaudeWorkspace, EventRequest};
+}
+
+/// Codex's side: one hook's whole decision over the process's [`Host`](codex::Host),
+/// the session state and the transcript scan.
+pub mod codex {
+    pub use crate::hosts::codex::hook::{decide, Answer, Delivered, Host};
+    pub use crate::hosts::codex::state::{Metrics, SessionState};
+    pub use crate::hosts::codex::transcript::{advance, resume, ScanCursor};
+}
+
+pub use review::bundle;
+pub use review::plan::{place, plan_paths, PlanPaths};
+
+pub use playground::case::{Case, EventInput, FactInputs};
+pub use playground::case_files::rule_files_in;

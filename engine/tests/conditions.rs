@@ -3,15 +3,15 @@
 //! Where opencode-rules has a measured defect, ours does the right thing
 //! and the test says so.
 
-use rule_fairy_engine::base::fs::FileSource;
-use rule_fairy_engine::base::fs::MemoryFs;
-use rule_fairy_engine::config::formats::Format;
-use rule_fairy_engine::delivery::selection::{read_contents, select, Selection};
-use rule_fairy_engine::matching::event::{Event, Query};
-use rule_fairy_engine::matching::facts::Facts;
-use rule_fairy_engine::matching::index::RuleIndex;
-use rule_fairy_engine::matching::project::Project;
-use rule_fairy_engine::rules::rule::Rule;
+use rule_fairy_engine::Facts;
+use rule_fairy_engine::FileSource;
+use rule_fairy_engine::Format;
+use rule_fairy_engine::MemoryFs;
+use rule_fairy_engine::Project;
+use rule_fairy_engine::Rule;
+use rule_fairy_engine::RuleIndex;
+use rule_fairy_engine::{read_contents, select, Selection};
+use rule_fairy_engine::{Event, Query};
 
 fn index(format: Format, rules: &[(&str, &str)]) -> RuleIndex {
     let rules: Vec<Rule> = rules

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use rule_fairy_engine::config::Config;
+use rule_fairy_engine::Config;
 use rule_fairy_engine::Place;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
@@ -18,7 +18,7 @@ use crate::yaml;
 
 /// Named in the engine, which tells a host whether a project keeps gate
 /// rules before any check runs.
-pub use rule_fairy_engine::hosts::gate_check::{KAIROKU_RULES, SGCONFIG};
+pub use rule_fairy_engine::gate_check::{KAIROKU_RULES, SGCONFIG};
 pub const KAIROKU_TESTS: &str = ".kairoku/rule-tests";
 
 /// The gate's sources, every directory project-relative and listed once.
@@ -180,7 +180,7 @@ fn read_sgconfig(
 }
 
 fn read_edn(tree: &dyn RuleTree, config: &mut GateConfig) -> Result<(), GateError> {
-    let name = rule_fairy_engine::config::CONFIG_FILE;
+    let name = rule_fairy_engine::CONFIG_FILE;
     let Some(text) = tree.read(name)? else {
         return Ok(());
     };

@@ -74,7 +74,7 @@ impl Finding {
     /// assert_eq!(finding.human(), "error[no-eval] src/a.ts:3: Do not call eval.\n  PR #12: eval ran user input.\n");
     /// ```
     pub fn human(&self) -> String {
-        rule_fairy_engine::render::labels::gate_finding(
+        rule_fairy_engine::labels::gate_finding(
             self.severity.as_str(),
             &self.rule_id,
             &self.file,

@@ -66,7 +66,7 @@ fn list(langs: &[SupportLang]) -> String {
     }
     langs
         .iter()
-        .map(|l| l.to_string())
+        .map(std::string::ToString::to_string)
         .collect::<Vec<_>>()
         .join(", ")
 }

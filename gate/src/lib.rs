@@ -282,7 +282,7 @@ fn parallel<T: Sync, R: Send>(
     job: impl Fn(&T) -> Result<R, GateError> + Sync,
 ) -> Result<Vec<R>, GateError> {
     let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
+        .map_or(1, std::num::NonZero::get)
         .min(items.len());
     if threads <= 1 {
         return items.iter().map(&job).collect();

@@ -79,7 +79,7 @@ fn match_all<'t, 'r>(
         let Some(kinds) = config.matcher.potential_kinds() else {
             continue;
         };
-        for kind in kinds.iter() {
+        for kind in &kinds {
             if by_kind.len() <= kind {
                 by_kind.resize_with(kind + 1, Vec::new);
             }

@@ -27,7 +27,11 @@ fn rules_come_from_the_ref_not_the_working_tree() {
     let from_tree = Gate::load(p.root()).unwrap();
     assert!(from_tree.scan(&[]).unwrap().findings.is_empty());
     let from_ref = Gate::load_from_ref(p.root(), "main").unwrap();
-    let ids: Vec<&str> = from_ref.rules().iter().map(|r| r.id()).collect();
+    let ids: Vec<&str> = from_ref
+        .rules()
+        .iter()
+        .map(rule_fairy_gate::rules::Rule::id)
+        .collect();
     assert_eq!(ids, vec!["no-eval"]);
     assert_eq!(
         from_ref.rules()[0].file,

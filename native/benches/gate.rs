@@ -184,7 +184,7 @@ fn count_lines(out: &Output) -> usize {
 fn main() {
     let binary = env!("CARGO_BIN_EXE_rule-fairy");
     let sg = ast_grep();
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
 
     let check = Project::new();
     write_rules(&check);

@@ -5,17 +5,17 @@ use std::collections::BTreeMap;
 use std::process::Command;
 
 use clap::Args;
-use rule_fairy_engine::base::paths;
-use rule_fairy_engine::matching::facts::{
+use rule_fairy_engine::normalize_os;
+use rule_fairy_engine::paths;
+use rule_fairy_engine::Project;
+use rule_fairy_engine::{
     branch_from_symbolic_ref, ci_from_env, os_name, project_tags, wanted_facts, Facts,
 };
-use rule_fairy_engine::matching::project::Project;
-use rule_fairy_engine::rules::conditions::normalize_os;
 
 use crate::stdfs::StdFs;
 
 #[derive(Args, Debug, Default)]
-pub struct FactArgs {
+pub(crate) struct FactArgs {
     /// The model in use, for `model:` conditions.
     #[arg(long, value_name = "MODEL")]
     model: Option<String>,
@@ -51,12 +51,12 @@ fn parse_content(text: &str) -> Result<(String, String), String> {
 
 /// This machine's operating system in the names rules use (the engine's
 /// [`os_name`]).
-pub fn machine_os() -> Option<String> {
+pub(crate) fn machine_os() -> Option<String> {
     os_name(std::env::consts::OS)
 }
 
 /// The project's git branch; none when detached or outside git.
-pub fn git_branch(root: &str) -> Option<String> {
+pub(crate) fn git_branch(root: &str) -> Option<String> {
     let out = Command::new("git")
         .args(["symbolic-ref", "--quiet", "--short", "HEAD"])
         .current_dir(root)
@@ -71,7 +71,7 @@ pub fn git_branch(root: &str) -> Option<String> {
 /// The facts this machine can tell about a session in `project`, with the
 /// model, agent and tools the host reported. Git runs only when a rule has
 /// a `branch` condition: it costs more than the rest of a prompt event.
-pub fn host_facts(
+pub(crate) fn host_facts(
     project: &Project,
     model: Option<String>,
     agent: Option<String>,
@@ -92,7 +92,7 @@ pub fn host_facts(
 
 impl FactArgs {
     /// The facts for an event in `project`: the flags, else the host's.
-    pub fn facts(&self, project: &Project) -> Facts {
+    pub(crate) fn facts(&self, project: &Project) -> Facts {
         let mut facts = host_facts(project, self.model.clone(), self.agent.clone(), None);
         facts.command = self.command.clone();
         if let Some(os) = &self.os {
@@ -112,7 +112,11 @@ impl FactArgs {
 
     /// Each path's content for `fileContains`: from `--file-content`, else
     /// the file in the project; read once.
-    pub fn contents(&self, root: &str, edited: &[String]) -> Result<Vec<Option<String>>, String> {
+    pub(crate) fn contents(
+        &self,
+        root: &str,
+        edited: &[String],
+    ) -> Result<Vec<Option<String>>, String> {
         let given: BTreeMap<&str, &str> = self
             .file_content
             .iter()

@@ -3,14 +3,14 @@
 
 use std::path::Path;
 
-use rule_fairy_engine::base::fs::FileSource;
-use rule_fairy_engine::base::paths;
-use rule_fairy_engine::matching::project::{discover_root, project_relative_path};
+use rule_fairy_engine::paths;
+use rule_fairy_engine::FileSource;
+use rule_fairy_engine::{discover_root, project_relative_path};
 
 use crate::stdfs::StdFs;
 
 /// An absolute, normalised path string for `path`, resolving links when it exists.
-pub fn absolute(path: &Path) -> Result<String, String> {
+pub(crate) fn absolute(path: &Path) -> Result<String, String> {
     let joined = std::path::absolute(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let text = joined
         .to_str()
@@ -21,7 +21,7 @@ pub fn absolute(path: &Path) -> Result<String, String> {
 
 /// The project root: `--project`, else `RULE_FAIRY_PROJECT_DIR`, else found
 /// from the working directory as the Codex hooks find it.
-pub fn project_root(flag: Option<&Path>) -> Result<String, String> {
+pub(crate) fn project_root(flag: Option<&Path>) -> Result<String, String> {
     if let Some(dir) = flag {
         let root = absolute(dir)?;
         if !StdFs.is_dir(&root) {
@@ -42,7 +42,7 @@ pub fn project_root(flag: Option<&Path>) -> Result<String, String> {
 
 /// A path as the project's globs see it: a relative path is already
 /// project-relative; an absolute one is made so as the hooks do.
-pub fn event_path(root: &str, path: &str) -> String {
+pub(crate) fn event_path(root: &str, path: &str) -> String {
     if !paths::is_absolute(path) {
         return paths::normalize_for_match(path);
     }
@@ -53,7 +53,7 @@ pub fn event_path(root: &str, path: &str) -> String {
 
 /// A file path for people to read: relative to the project root when it is
 /// inside it.
-pub fn display_path(root: &str, path: &str) -> String {
+pub(crate) fn display_path(root: &str, path: &str) -> String {
     match paths::strip_base(path, root) {
         Some(rest) if !rest.is_empty() => rest.to_string(),
         _ => path.to_string(),

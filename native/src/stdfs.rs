@@ -3,9 +3,9 @@
 use std::io;
 use std::time::UNIX_EPOCH;
 
-use rule_fairy_engine::base::fs::{FileSource, Kind, Metadata};
+use rule_fairy_engine::{FileSource, Kind, Metadata};
 
-pub struct StdFs;
+pub(crate) struct StdFs;
 
 impl FileSource for StdFs {
     fn read(&self, path: &str) -> io::Result<Vec<u8>> {

@@ -4,7 +4,7 @@
 use std::fs;
 use std::process::Output;
 
-use rule_fairy_engine::render::labels::NOTHING_INJECTED;
+use rule_fairy_engine::labels::NOTHING_INJECTED;
 use serde_json::Value;
 
 use crate::util::codex::*;

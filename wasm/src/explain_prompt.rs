@@ -3,11 +3,11 @@
 
 use std::collections::BTreeMap;
 
-use rule_fairy_engine::base::fs::MemoryFs;
-use rule_fairy_engine::matching::event::{Event, Query};
-use rule_fairy_engine::matching::explain::explain;
-use rule_fairy_engine::matching::facts::Facts;
-use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::explain;
+use rule_fairy_engine::Facts;
+use rule_fairy_engine::MemoryFs;
+use rule_fairy_engine::Project;
+use rule_fairy_engine::{Event, Query};
 use wasm_bindgen::prelude::*;
 
 /// Where the in-memory project is mounted; rule paths in answers start here.

@@ -8,16 +8,16 @@ mod explain_prompt;
 #[cfg(feature = "playground")]
 pub mod playground;
 
-use rule_fairy_engine::delivery::frames::FrameLimits;
-use rule_fairy_engine::hosts::claude::gate::gate_answer;
-use rule_fairy_engine::hosts::claude::state::after_compaction;
-use rule_fairy_engine::hosts::claude::workspace::{ClaudeWorkspace, EventRequest};
-use rule_fairy_engine::hosts::failure::{delivery_failed, failure_summary};
-use rule_fairy_engine::hosts::gate_check::read_gate_run;
-use rule_fairy_engine::hosts::session_id::session_id_problem;
-use rule_fairy_engine::hosts::shell::{candidate_paths, parse_porcelain};
-use rule_fairy_engine::render::labels::gate_finding;
-use rule_fairy_engine::rules::discovery::MAX_DEPTH;
+use rule_fairy_engine::claude::after_compaction;
+use rule_fairy_engine::claude::gate_answer;
+use rule_fairy_engine::claude::{ClaudeWorkspace, EventRequest};
+use rule_fairy_engine::gate_check::read_gate_run;
+use rule_fairy_engine::labels::gate_finding;
+use rule_fairy_engine::session_id_problem;
+use rule_fairy_engine::shell::{candidate_paths, parse_porcelain};
+use rule_fairy_engine::FrameLimits;
+use rule_fairy_engine::MAX_DEPTH;
+use rule_fairy_engine::{delivery_failed, failure_summary};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -249,7 +249,7 @@ impl Workspace {
 
 #[cfg(test)]
 mod tests {
-    use rule_fairy_engine::matching::facts::CI_VARIABLES;
+    use rule_fairy_engine::CI_VARIABLES;
 
     #[test]
     fn the_mod_reads_every_ci_variable_the_engine_names() {

@@ -3,11 +3,11 @@
 //! this crate: each function takes plain strings or serde values and
 //! converts errors to `JsError`.
 
-use rule_fairy_engine::matching::conditions::Outcome;
-use rule_fairy_engine::matching::describe::{describe, describe_condition};
-use rule_fairy_engine::matching::explain::Reason;
-use rule_fairy_engine::playground::case::{Case, EventInput, FactInputs};
-use rule_fairy_engine::playground::case_files::rule_files_in;
+use rule_fairy_engine::rule_files_in;
+use rule_fairy_engine::Outcome;
+use rule_fairy_engine::Reason;
+use rule_fairy_engine::{describe, describe_condition};
+use rule_fairy_engine::{Case, EventInput, FactInputs};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 

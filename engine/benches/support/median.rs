@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 /// Median of `runs` timings of `f`, each repeated `inner` times.
-pub fn median(runs: usize, inner: usize, mut f: impl FnMut()) -> Duration {
+pub(crate) fn median(runs: usize, inner: usize, mut f: impl FnMut()) -> Duration {
     let mut times: Vec<Duration> = (0..runs)
         .map(|_| {
             let start = Instant::now();

@@ -73,7 +73,7 @@ enum Node {
 /// absolute paths. Parent directories are created on insertion.
 ///
 /// ```
-/// use rule_fairy_engine::base::fs::{FileSource, MemoryFs};
+/// use rule_fairy_engine::{FileSource, MemoryFs};
 /// let mut fs = MemoryFs::new();
 /// fs.add_file("/p/.cursor/rules/a.mdc", "# A");
 /// assert_eq!(fs.read("/p/.cursor/rules/a.mdc").unwrap(), b"# A");

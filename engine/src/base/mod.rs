@@ -1,8 +1,8 @@
 //! The bottom layer: errors with a place, findings, the file-source trait,
 //! path arithmetic and text decoding. Imports nothing else of the engine.
 
-pub mod error;
-pub mod finding;
-pub mod fs;
+pub(crate) mod error;
+pub(crate) mod finding;
+pub(crate) mod fs;
 pub mod paths;
 pub mod text;

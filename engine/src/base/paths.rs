@@ -6,7 +6,7 @@
 /// changes.
 ///
 /// ```
-/// use rule_fairy_engine::base::paths::normalize_for_match;
+/// use rule_fairy_engine::paths::normalize_for_match;
 /// assert_eq!(normalize_for_match("./src/a.clj"), "src/a.clj");
 /// assert_eq!(normalize_for_match("/src/a.clj"), "src/a.clj");
 /// assert_eq!(normalize_for_match("src\\a.clj"), "src/a.clj");
@@ -40,7 +40,7 @@ pub fn join(base: &str, rel: &str) -> String {
 /// leading `..` segments; an empty result is `.`.
 ///
 /// ```
-/// use rule_fairy_engine::base::paths::normalize_lexically;
+/// use rule_fairy_engine::paths::normalize_lexically;
 /// assert_eq!(normalize_lexically("./a/./b/../c"), "a/c");
 /// assert_eq!(normalize_lexically("/r/x/../../.."), "/");
 /// assert_eq!(normalize_lexically("../a"), "../a");

@@ -22,7 +22,7 @@ pub fn decode(bytes: &[u8]) -> Result<String, NotUtf8> {
 /// final line break does not produce an empty last line.
 ///
 /// ```
-/// use rule_fairy_engine::base::text::lines;
+/// use rule_fairy_engine::text::lines;
 /// assert_eq!(lines("a\r\nb\nc\rd\n"), vec!["a", "b", "c\rd"]);
 /// assert_eq!(lines(""), Vec::<&str>::new());
 /// ```

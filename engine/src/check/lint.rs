@@ -39,7 +39,7 @@ fn known_keys(format: Format) -> Vec<&'static str> {
 }
 
 /// Every finding for one rule.
-pub fn lint_rule(rule: &Rule) -> Vec<Finding> {
+pub(crate) fn lint_rule(rule: &Rule) -> Vec<Finding> {
     let mut out = Vec::new();
     let at = |line: usize| Place::line(&rule.path, line);
     let doc = &rule.document;

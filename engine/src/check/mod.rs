@@ -1,7 +1,7 @@
 //! `check`: lints the configuration and every rule of a project, going on
 //! past each problem so one run reports them all.
 
-pub mod lint;
+pub(crate) mod lint;
 
 use serde::Serialize;
 

@@ -26,7 +26,7 @@ pub enum Format {
 
 /// Where a format keeps its rules, relative to the project root, and
 /// which files there are rules.
-pub struct Layout {
+pub(crate) struct Layout {
     pub format: Format,
     /// The keyword naming it in `rule-fairy.edn`.
     pub key: &'static str,
@@ -38,7 +38,7 @@ pub struct Layout {
     pub may_be_file: bool,
 }
 
-pub const LAYOUTS: &[Layout] = &[
+pub(crate) const LAYOUTS: &[Layout] = &[
     Layout {
         format: Format::Claude,
         key: "claude",
@@ -81,6 +81,6 @@ pub const LAYOUTS: &[Layout] = &[
     },
 ];
 
-pub fn layout(key: &str) -> Option<&'static Layout> {
+pub(crate) fn layout(key: &str) -> Option<&'static Layout> {
     LAYOUTS.iter().find(|l| l.key == key)
 }

@@ -2,7 +2,7 @@
 //! original's exact messages (behaviour §1.1). Each consumer validates its
 //! own key when it reads it, so a bad `:instructions` never stops a hook.
 
-pub mod formats;
+pub(crate) mod formats;
 
 use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::fs::FileSource;
@@ -13,9 +13,9 @@ use crate::syntax::edn::{self, Edn, Value};
 pub const CONFIG_FILE: &str = "rule-fairy.edn";
 
 const TOP_LEVEL_KEYS: &[&str] = &["rules", "instructions", "shell-hook", "formats", "gate"];
-pub const DEFAULT_RULE_DIRS: &[&str] = &[".cursor/rules"];
-pub const DEFAULT_RULE_EXTENSIONS: &[&str] = &[".mdc"];
-pub const DEFAULT_INSTRUCTION_FILES: &[&str] = &[
+pub(crate) const DEFAULT_RULE_DIRS: &[&str] = &[".cursor/rules"];
+pub(crate) const DEFAULT_RULE_EXTENSIONS: &[&str] = &[".mdc"];
+pub(crate) const DEFAULT_INSTRUCTION_FILES: &[&str] = &[
     "AGENTS.override.md",
     "AGENTS.md",
     ".claude/AGENTS.md",
@@ -148,7 +148,7 @@ impl Config {
     /// Parses the text of `rule-fairy.edn` and checks its top-level keys.
     ///
     /// ```
-    /// use rule_fairy_engine::config::Config;
+    /// use rule_fairy_engine::Config;
     /// let err = Config::parse("{:rule {:dirs [\"x\"]}}").unwrap_err();
     /// assert_eq!(err.message(), "Unknown keys in rule-fairy.edn: :rule");
     /// assert_eq!(err.to_string(), "rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule");
@@ -224,10 +224,13 @@ impl Config {
 
     /// The rules source for a project root (behaviour §1.1, `:rules`).
     pub fn rules_source(&self, root: &str) -> Result<RulesSource> {
-        let mut dirs: Vec<String> = DEFAULT_RULE_DIRS.iter().map(|s| s.to_string()).collect();
+        let mut dirs: Vec<String> = DEFAULT_RULE_DIRS
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect();
         let mut extensions: Vec<String> = DEFAULT_RULE_EXTENSIONS
             .iter()
-            .map(|s| s.to_string())
+            .map(std::string::ToString::to_string)
             .collect();
         if let Some(rules) = self.get("rules") {
             let entries = nested_map(&self.file, rules, ":rules", &["dirs", "extensions"])?;
@@ -353,14 +356,14 @@ impl Config {
         let Some(value) = self.get("instructions") else {
             return Ok(DEFAULT_INSTRUCTION_FILES
                 .iter()
-                .map(|s| s.to_string())
+                .map(std::string::ToString::to_string)
                 .collect());
         };
         let entries = nested_map(&self.file, value, ":instructions", &["files"])?;
         let Some(files) = lookup(entries, "files") else {
             return Ok(DEFAULT_INSTRUCTION_FILES
                 .iter()
-                .map(|s| s.to_string())
+                .map(std::string::ToString::to_string)
                 .collect());
         };
         let names = strings(files, false, |s| !s.trim().is_empty())

@@ -11,13 +11,13 @@ use crate::render::labels;
 use crate::render::prefix::{injected_markers, reason_lines};
 
 /// What a post-edit delivery asks of the agent.
-pub const EDIT_CONTRACT: &str =
+pub(crate) const EDIT_CONTRACT: &str =
     "Apply these rules on the next pass over this edit. If the completed edit conflicts with them, revise it before moving on.";
 
 /// The prompt hook's text: a marker per delivered rule and the reason
 /// lines (behaviour §2.5), a blank line, then the full rendering
 /// (behaviour §4.2) of exactly those rules.
-pub fn prompt_context(delivered: &[PromptMatch], full_rendering: &str) -> String {
+pub(crate) fn prompt_context(delivered: &[PromptMatch], full_rendering: &str) -> String {
     let names: Vec<&str> = delivered.iter().map(|m| m.name.as_str()).collect();
     let mut lines = injected_markers(&names);
     lines.extend(reason_lines(delivered));
@@ -26,7 +26,7 @@ pub fn prompt_context(delivered: &[PromptMatch], full_rendering: &str) -> String
 
 /// How the edited paths of a post-edit delivery changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EditSource {
+pub(crate) enum EditSource {
     /// An edit tool (`apply_patch`, `Edit`, `Write`, an MCP edit).
     Tool,
     /// A shell command, found by the shell check.
@@ -37,7 +37,7 @@ pub enum EditSource {
 /// line naming every path that has a matching rule (with no length budget,
 /// as in the original), a blank line, the contract, a blank line, then
 /// the full rendering.
-pub fn post_edit_context<S: AsRef<str>, P: AsRef<str>>(
+pub(crate) fn post_edit_context<S: AsRef<str>, P: AsRef<str>>(
     delivered: &[S],
     paths: &[P],
     source: EditSource,

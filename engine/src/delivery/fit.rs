@@ -95,7 +95,7 @@ impl fmt::Display for Oversize {
 /// start again with the rest. Otherwise drop rules from the end until the
 /// set fits, as the original does. One render when everything fits; at
 /// most `2n - 1` for `n` rules.
-pub fn fit_delivery<S, R, P>(
+pub(crate) fn fit_delivery<S, R, P>(
     rules: &[S],
     delivery_id: &str,
     limits: FrameLimits,

@@ -23,16 +23,16 @@ use crate::render::split::split_block;
 
 /// Characters (UTF-16 code units) in one frame, header included: Claude
 /// Code passes a context entry of up to this many through whole.
-pub const FRAME_CHARS: usize = 100_000;
+pub(crate) const FRAME_CHARS: usize = 100_000;
 /// Frames one delivery may use: Claude Code reads one event's entries
 /// whole up to 200,000 characters together.
-pub const FRAMES_PER_DELIVERY: usize = 2;
+pub(crate) const FRAMES_PER_DELIVERY: usize = 2;
 /// Characters kept free in every frame for the shard header line.
-pub const FRAME_HEADER_RESERVE: usize = 64;
+pub(crate) const FRAME_HEADER_RESERVE: usize = 64;
 /// Between two pieces of one frame.
-pub const PIECE_SEPARATOR: &str = "\n\n---\n\n";
+pub(crate) const PIECE_SEPARATOR: &str = "\n\n---\n\n";
 /// Hex digits of the event id that name a delivery.
-pub const DELIVERY_ID_LEN: usize = 12;
+pub(crate) const DELIVERY_ID_LEN: usize = 12;
 
 /// How large a delivery may be. Tests lower `frame_chars` to exercise
 /// splitting and deferral with small rules.
@@ -55,7 +55,7 @@ impl Default for FrameLimits {
 
 /// The event id: SHA-256 of `<kind>\n<raw input>` as 64 lower-case hex
 /// digits. The same event always gets the same id, another kind another.
-pub fn event_id(kind: EventKind, raw_input: &str) -> String {
+pub(crate) fn event_id(kind: EventKind, raw_input: &str) -> String {
     let mut hasher = Sha256::new();
     hasher.update(kind.name().as_bytes());
     hasher.update(b"\n");
@@ -70,13 +70,7 @@ pub fn event_id(kind: EventKind, raw_input: &str) -> String {
 /// The delivery id a frame's shard header carries: the first 12 hex digits
 /// of the event id. It tells apart the deliveries of one session; it is not
 /// a global identifier.
-///
-/// ```
-/// use rule_fairy_engine::delivery::frames::delivery_id;
-/// use rule_fairy_engine::matching::event::EventKind;
-/// assert_eq!(delivery_id(EventKind::Prompt, "input"), "b7238d82d473");
-/// ```
-pub fn delivery_id(kind: EventKind, raw_input: &str) -> String {
+pub(crate) fn delivery_id(kind: EventKind, raw_input: &str) -> String {
     let mut id = event_id(kind, raw_input);
     id.truncate(DELIVERY_ID_LEN);
     id
@@ -89,7 +83,7 @@ pub fn delivery_id(kind: EventKind, raw_input: &str) -> String {
 ///
 /// The result may hold more frames than `limits.frames_per_delivery`;
 /// deciding what to leave out is the caller's job (see [`crate::delivery::fit`]).
-pub fn build_frames(
+pub(crate) fn build_frames(
     blocks: &[Block],
     prefix: &str,
     delivery_id: &str,
@@ -448,5 +442,18 @@ mod tests {
                 .message(),
             "A fenced Markdown block exceeds the hook context frame limit"
         );
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn delivery_id_example() {
+        use crate::delivery::frames::delivery_id;
+        use crate::matching::event::EventKind;
+        assert_eq!(delivery_id(EventKind::Prompt, "input"), "b7238d82d473");
     }
 }

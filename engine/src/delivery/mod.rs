@@ -2,9 +2,9 @@
 //! frames and what fits them, Codex's text, reading deliveries back, and
 //! the preview shared by `explain --render` and the playground.
 
-pub mod codex_text;
-pub mod fit;
-pub mod frames;
-pub mod preview;
-pub mod readback;
-pub mod selection;
+pub(crate) mod codex_text;
+pub(crate) mod fit;
+pub(crate) mod frames;
+pub(crate) mod preview;
+pub(crate) mod readback;
+pub(crate) mod selection;

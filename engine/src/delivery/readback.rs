@@ -16,14 +16,7 @@ use crate::base::text::lines;
 
 /// The rules of every whole delivery among the hook-context `texts`, in
 /// order of each delivery's first frame seen, without duplicates.
-///
-/// ```
-/// use rule_fairy_engine::delivery::readback::delivered_rules;
-/// let text = "[rule-fairy shard 1/2 d1]\n[rule-fairy injected: a.mdc]\n\n# a.mdc\n\nbody\n[rule-fairy shard 2/2 d1]\n# docs";
-/// assert_eq!(delivered_rules(&[text]), vec!["a.mdc"]);
-/// assert!(delivered_rules(&["[rule-fairy shard 1/2 d1]\n[rule-fairy injected: a.mdc]"]).is_empty());
-/// ```
-pub fn delivered_rules<S: AsRef<str>>(texts: &[S]) -> Vec<String> {
+pub(crate) fn delivered_rules<S: AsRef<str>>(texts: &[S]) -> Vec<String> {
     let mut deliveries: Vec<Delivery> = Vec::new();
     for text in texts {
         for frame in frames(text.as_ref()) {
@@ -277,5 +270,22 @@ mod tests {
         // A frame claiming another count is not part of the delivery.
         let texts = [frame("d1", 1, 2, &["a.mdc"]), frame("d1", 2, 3, &[])];
         assert!(delivered_rules(&texts).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn delivered_rules_example() {
+        use crate::delivery::readback::delivered_rules;
+        let text = "[rule-fairy shard 1/2 d1]\n[rule-fairy injected: a.mdc]\n\n# a.mdc\n\nbody\n[rule-fairy shard 2/2 d1]\n# docs";
+        assert_eq!(delivered_rules(&[text]), vec!["a.mdc"]);
+        assert!(
+            delivered_rules(&["[rule-fairy shard 1/2 d1]\n[rule-fairy injected: a.mdc]"])
+                .is_empty()
+        );
     }
 }

@@ -58,11 +58,11 @@ impl Selection {
 /// shell changes sorted, each path's rules in name order, each rule once.
 ///
 /// ```
-/// use rule_fairy_engine::base::fs::MemoryFs;
-/// use rule_fairy_engine::delivery::selection::select;
-/// use rule_fairy_engine::matching::event::{Event, Query};
-/// use rule_fairy_engine::matching::facts::Facts;
-/// use rule_fairy_engine::matching::project::Project;
+/// use rule_fairy_engine::MemoryFs;
+/// use rule_fairy_engine::select;
+/// use rule_fairy_engine::{Event, Query};
+/// use rule_fairy_engine::Facts;
+/// use rule_fairy_engine::Project;
 /// let fs = MemoryFs::from_files("/p", [(".cursor/rules/ui.mdc", "---\nglobs: src/**\n---\nUI")]);
 /// let project = Project::load(&fs, "/p").unwrap();
 /// let edit = Event::edit(&["./src/a.ts"]);
@@ -196,7 +196,7 @@ fn rules_named<'p, S: AsRef<str>>(
 }
 
 /// Renders rules, in the order given, into blocks with their documentation.
-pub fn render<S: AsRef<str>>(
+pub(crate) fn render<S: AsRef<str>>(
     fs: &dyn FileSource,
     project: &Project,
     names: &[S],

@@ -8,11 +8,11 @@ use crate::render::labels::NOTHING_INJECTED;
 
 /// Characters (Unicode scalar values) of detail an entry and a summary
 /// carry, as the original keeps of a failed process's standard error.
-pub const DETAIL_CHARS: usize = 1_000;
+pub(crate) const DETAIL_CHARS: usize = 1_000;
 
 /// The detail as every failure text carries it: trimmed, then cut to
 /// [`DETAIL_CHARS`].
-pub fn kept_detail(detail: &str) -> String {
+pub(crate) fn kept_detail(detail: &str) -> String {
     detail.trim().chars().take(DETAIL_CHARS).collect()
 }
 
@@ -23,7 +23,7 @@ pub fn kept_detail(detail: &str) -> String {
 /// `timed out`). No shard header, so it is never read back as a delivery.
 ///
 /// ```
-/// use rule_fairy_engine::hosts::failure::delivery_failed;
+/// use rule_fairy_engine::delivery_failed;
 /// assert_eq!(
 ///     delivery_failed("prompt", "failed", ""),
 ///     "[rule-fairy error: prompt delivery failed]\nNo matched rules were injected or marked as injected."

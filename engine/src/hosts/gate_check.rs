@@ -36,8 +36,8 @@ const PROBLEM_CHARS: usize = 1_000;
 /// rules never runs one.
 ///
 /// ```
-/// use rule_fairy_engine::config::Config;
-/// use rule_fairy_engine::hosts::gate_check::gate_probes;
+/// use rule_fairy_engine::Config;
+/// use rule_fairy_engine::gate_check::gate_probes;
 /// let config = Config::parse(r#"{:gate {:dirs ["lint/ast"]}}"#).unwrap();
 /// assert_eq!(
 ///     gate_probes("/p", Some(&config)),
@@ -124,7 +124,7 @@ fn or_exit(problem: String, code: i32) -> String {
 /// would otherwise repeat itself after every write.
 ///
 /// ```
-/// use rule_fairy_engine::hosts::gate_check::tell_once;
+/// use rule_fairy_engine::gate_check::tell_once;
 /// let mut told = None;
 /// assert!(tell_once(&mut told, "bad rule"));
 /// assert!(!tell_once(&mut told, "bad rule"));

@@ -3,9 +3,9 @@
 //! and which session ids may name a file. `claude` and `codex` never
 //! import each other.
 
-pub mod claude;
-pub mod codex;
-pub mod failure;
+pub(crate) mod claude;
+pub(crate) mod codex;
+pub(crate) mod failure;
 pub mod gate_check;
-pub mod session_id;
+pub(crate) mod session_id;
 pub mod shell;

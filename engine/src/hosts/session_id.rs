@@ -6,14 +6,14 @@
 
 /// Longest id accepted, in bytes: the file name gains `.json` and a
 /// temporary suffix, and must stay under the usual 255-byte limit.
-pub const MAX_LEN: usize = 200;
+pub(crate) const MAX_LEN: usize = 200;
 
 /// Why `id` cannot name a state file, or `None` when it can: it must be 1
 /// to [`MAX_LEN`] ASCII letters, digits, `-`, `_` and `.`, not `.`, and
 /// hold no `..`.
 ///
 /// ```
-/// use rule_fairy_engine::hosts::session_id::session_id_problem;
+/// use rule_fairy_engine::session_id_problem;
 /// assert_eq!(session_id_problem("3f1c2a9e-0b6d-4c1e-9a57-2d8f7e6b5a41"), None);
 /// assert_eq!(session_id_problem("../x"), Some("contains a path separator"));
 /// assert_eq!(session_id_problem(""), Some("is empty"));

@@ -80,7 +80,7 @@ pub struct StatusEntry {
 /// unstaged change's entry starts with a space.
 ///
 /// ```
-/// use rule_fairy_engine::hosts::shell::parse_porcelain;
+/// use rule_fairy_engine::shell::parse_porcelain;
 /// let entries = parse_porcelain(b" M src/a.ts\0R  new.ts\0old.ts\0?? b c.ts\0");
 /// let paths: Vec<&str> = entries.iter().map(|e| e.path.as_str()).collect();
 /// assert_eq!(paths, vec!["src/a.ts", "new.ts", "b c.ts"]);

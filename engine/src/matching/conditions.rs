@@ -8,7 +8,8 @@ use crate::rules::conditions::{Conditions, Declared};
 
 /// Whether a branch matches a `branch` value: exactly, or as a glob when
 /// the value has glob characters (`*` never crosses `/`).
-pub fn branch_matches(pattern: &str, branch: &str) -> bool {
+#[cfg(test)]
+pub(crate) fn branch_matches(pattern: &str, branch: &str) -> bool {
     if pattern == branch {
         return true;
     }
@@ -18,8 +19,7 @@ pub fn branch_matches(pattern: &str, branch: &str) -> bool {
     globset::GlobBuilder::new(pattern)
         .literal_separator(true)
         .build()
-        .map(|glob| glob.compile_matcher().is_match(branch))
-        .unwrap_or(false)
+        .is_ok_and(|glob| glob.compile_matcher().is_match(branch))
 }
 
 /// A condition a rule can declare, as `explain` names it.
@@ -211,7 +211,7 @@ fn has_property_class(pattern: &str) -> bool {
 }
 
 /// Compiles a `fileContains` pattern; the error says why it is invalid.
-pub fn compile_pattern(pattern: &str) -> Result<regex::Regex, String> {
+pub(crate) fn compile_pattern(pattern: &str) -> Result<regex::Regex, String> {
     if has_property_class(pattern) {
         // The WebAssembly engine is built without Unicode's property tables
         // (they would double its size); refusing them everywhere keeps a

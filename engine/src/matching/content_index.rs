@@ -8,7 +8,7 @@ use crate::matching::conditions::compile_pattern;
 
 /// The patterns of every rule, compiled together.
 #[derive(Debug, Clone, Default)]
-pub struct ContentIndex {
+pub(crate) struct ContentIndex {
     set: Option<RegexSet>,
     /// For each pattern in the set: (rule, position among its patterns).
     owners: Vec<(usize, usize)>,
@@ -20,7 +20,7 @@ pub struct ContentIndex {
 impl ContentIndex {
     /// Compiles `(rule, patterns)` pairs. A pattern that does not compile
     /// is recorded against its rule and left out; the others still work.
-    pub fn new<'a>(rules: impl IntoIterator<Item = (usize, &'a [String])>) -> ContentIndex {
+    pub(crate) fn new<'a>(rules: impl IntoIterator<Item = (usize, &'a [String])>) -> ContentIndex {
         let mut owners = Vec::new();
         let mut patterns: Vec<&str> = Vec::new();
         let mut invalid = Vec::new();
@@ -51,16 +51,16 @@ impl ContentIndex {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.owners.is_empty()
     }
 
     /// For each rule (of `rules` in all), the position of its first pattern
     /// that matches `content`.
-    pub fn first_matches(&self, content: &str, rules: usize) -> Vec<Option<usize>> {
+    pub(crate) fn first_matches(&self, content: &str, rules: usize) -> Vec<Option<usize>> {
         let mut first: Vec<Option<usize>> = vec![None; rules];
         let Some(set) = &self.set else { return first };
-        for id in set.matches(content).iter() {
+        for id in &set.matches(content) {
             let (rule, position) = self.owners[id];
             if first[rule].is_none_or(|p| position < p) {
                 first[rule] = Some(position);

@@ -9,8 +9,8 @@ use crate::matching::explain::Reason;
 /// ``glob `src/**` on src/x.ts``, ``fileContains `TODO` in src/x.ts``.
 ///
 /// ```
-/// use rule_fairy_engine::matching::describe::describe;
-/// use rule_fairy_engine::matching::explain::Reason;
+/// use rule_fairy_engine::describe;
+/// use rule_fairy_engine::Reason;
 /// let reason = Reason::Glob { glob: "src/**".into(), path: "src/x.ts".into() };
 /// assert_eq!(describe(&reason), "glob `src/**` on src/x.ts");
 /// ```

@@ -44,7 +44,7 @@ impl EventKind {
     /// The kind as labels name it.
     ///
     /// ```
-    /// use rule_fairy_engine::matching::event::{Event, EventKind};
+    /// use rule_fairy_engine::{Event, EventKind};
     /// let compaction = Event::SessionStart { compacted: true };
     /// assert_eq!(compaction.kind().name(), "session start");
     /// assert_eq!(EventKind::Shell.name(), "shell");
@@ -113,12 +113,7 @@ impl Event {
 
 /// The order a shell event's changed paths are matched in: normalised,
 /// sorted, each once (behaviour §2.6, shell).
-///
-/// ```
-/// use rule_fairy_engine::matching::event::shell_order;
-/// assert_eq!(shell_order(&["b", "./a", "b"]), vec!["a", "b"]);
-/// ```
-pub fn shell_order<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
+pub(crate) fn shell_order<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
     let mut sorted: Vec<String> = changed
         .iter()
         .map(|p| paths::normalize_for_match(p.as_ref()))
@@ -153,5 +148,17 @@ impl<'a> Query<'a> {
     /// The same query with file contents for `fileContains`.
     pub fn with_contents(self, contents: Option<&'a [Option<String>]>) -> Query<'a> {
         Query { contents, ..self }
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn shell_order_example() {
+        use crate::matching::event::shell_order;
+        assert_eq!(shell_order(&["b", "./a", "b"]), vec!["a", "b"]);
     }
 }

@@ -27,15 +27,7 @@ pub struct Facts {
 
 /// The prompt's leading slash command: its first word when that starts
 /// with `/` and is longer than `/` (punctuation stays, as in opencode-rules).
-///
-/// ```
-/// use rule_fairy_engine::matching::facts::command_of;
-/// assert_eq!(command_of("/plan implement filters").as_deref(), Some("/plan"));
-/// assert_eq!(command_of("  /plan, now").as_deref(), Some("/plan,"));
-/// assert_eq!(command_of("/ x"), None);
-/// assert_eq!(command_of("hello"), None);
-/// ```
-pub fn command_of(prompt: &str) -> Option<String> {
+pub(crate) fn command_of(prompt: &str) -> Option<String> {
     let word = prompt.split_whitespace().next()?;
     (word.starts_with('/') && word.len() > 1).then(|| word.to_string())
 }
@@ -95,13 +87,7 @@ const EXTENSION_MANIFEST: &str = "manifest.json";
 
 /// Every file [`project_tags`] looks at, relative to the project root: what
 /// a host that gathers files for the engine must make sure of.
-///
-/// ```
-/// use rule_fairy_engine::matching::facts::project_markers;
-/// let markers: Vec<&str> = project_markers().collect();
-/// assert!(markers.contains(&"package.json") && markers.contains(&"manifest.json"));
-/// ```
-pub fn project_markers() -> impl Iterator<Item = &'static str> {
+pub(crate) fn project_markers() -> impl Iterator<Item = &'static str> {
     MARKERS
         .iter()
         .map(|(file, _)| *file)
@@ -170,7 +156,7 @@ fn is_browser_extension(fs: &dyn FileSource, root: &str) -> bool {
 /// too); none when it printed nothing or a detached `HEAD`.
 ///
 /// ```
-/// use rule_fairy_engine::matching::facts::branch_from_symbolic_ref;
+/// use rule_fairy_engine::branch_from_symbolic_ref;
 /// assert_eq!(branch_from_symbolic_ref("feature/a\n").as_deref(), Some("feature/a"));
 /// assert_eq!(branch_from_symbolic_ref(""), None);
 /// assert_eq!(branch_from_symbolic_ref("HEAD\n"), None);
@@ -186,7 +172,7 @@ pub fn branch_from_symbolic_ref(printed: &str) -> Option<String> {
 /// empty name, or `unknown`, is no fact.
 ///
 /// ```
-/// use rule_fairy_engine::matching::facts::os_name;
+/// use rule_fairy_engine::os_name;
 /// assert_eq!(os_name("macos").as_deref(), Some("darwin"));
 /// assert_eq!(os_name("windows").as_deref(), Some("win32"));
 /// assert_eq!(os_name("wsl").as_deref(), Some("linux"));
@@ -241,5 +227,30 @@ mod tests {
         assert_eq!(wanted_facts(&rules), vec!["os", "model", "ci", "branch"]);
         let plain = vec![rule("a.mdc", "---\nglobs: src/**\n---\nA")];
         assert!(wanted_facts(&plain).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn command_of_example() {
+        use crate::matching::facts::command_of;
+        assert_eq!(
+            command_of("/plan implement filters").as_deref(),
+            Some("/plan")
+        );
+        assert_eq!(command_of("  /plan, now").as_deref(), Some("/plan,"));
+        assert_eq!(command_of("/ x"), None);
+        assert_eq!(command_of("hello"), None);
+    }
+
+    #[test]
+    fn project_markers_example() {
+        use crate::matching::facts::project_markers;
+        let markers: Vec<&str> = project_markers().collect();
+        assert!(markers.contains(&"package.json") && markers.contains(&"manifest.json"));
     }
 }

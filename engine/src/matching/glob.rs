@@ -9,16 +9,7 @@ use globset::{Glob, GlobBuilder};
 use crate::base::error::{Error, ErrorKind};
 
 /// Translates a normalised Cursor glob into globset syntax.
-///
-/// ```
-/// use rule_fairy_engine::matching::glob::translate;
-/// assert_eq!(translate("*.clj", false), "**/*.clj");
-/// assert_eq!(translate("src/**.clj", false), "src/*.clj");
-/// assert_eq!(translate("db/", false), "db");
-/// assert_eq!(translate("a{b}.ts", false), "**/a\\{b\\}.ts");
-/// assert_eq!(translate("*.{ts,tsx}", true), "**/*.{ts,tsx}");
-/// ```
-pub fn translate(glob: &str, braces: bool) -> String {
+pub(crate) fn translate(glob: &str, braces: bool) -> String {
     if !glob.contains('/') {
         return format!("**/{}", segment(glob, braces));
     }
@@ -90,7 +81,7 @@ fn segment(text: &str, braces: bool) -> String {
 }
 
 /// Compiles one normalised glob; a bad one is `Invalid rule glob: <glob>`.
-pub fn compile(glob: &str, braces: bool) -> Result<Glob, Error> {
+pub(crate) fn compile(glob: &str, braces: bool) -> Result<Glob, Error> {
     GlobBuilder::new(&translate(glob, braces))
         .literal_separator(true)
         .backslash_escape(true)
@@ -105,7 +96,8 @@ pub fn compile(glob: &str, braces: bool) -> Result<Glob, Error> {
 
 /// Whether one glob matches one path, both as written (normalised here).
 /// An empty glob or path matches nothing and is never an error.
-pub fn matches(glob: &str, path: &str) -> Result<bool, Error> {
+#[cfg(test)]
+pub(crate) fn matches(glob: &str, path: &str) -> Result<bool, Error> {
     let (glob, path) = (
         crate::base::paths::normalize_for_match(glob),
         crate::base::paths::normalize_for_match(path),
@@ -202,5 +194,21 @@ mod tests {
         let _ = matches(&stars, "abc");
         let classes = "[a-z]".repeat(1_000);
         let _ = matches(&classes, "abc");
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn translate_example() {
+        use crate::matching::glob::translate;
+        assert_eq!(translate("*.clj", false), "**/*.clj");
+        assert_eq!(translate("src/**.clj", false), "src/*.clj");
+        assert_eq!(translate("db/", false), "db");
+        assert_eq!(translate("a{b}.ts", false), "**/a\\{b\\}.ts");
+        assert_eq!(translate("*.{ts,tsx}", true), "**/*.{ts,tsx}");
     }
 }

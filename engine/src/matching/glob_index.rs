@@ -19,7 +19,7 @@ struct Entry {
 }
 
 #[derive(Debug, Default)]
-pub struct GlobIndex {
+pub(crate) struct GlobIndex {
     entries: Vec<Entry>,
     /// The distinct literals, by slot in `keyed`.
     literals: Vec<String>,
@@ -39,7 +39,7 @@ impl Clone for GlobIndex {
 
 impl GlobIndex {
     /// Indexes parsed globs; glob ids are positions in `globs`.
-    pub fn new(globs: Vec<Glob>) -> GlobIndex {
+    pub(crate) fn new(globs: Vec<Glob>) -> GlobIndex {
         let mut literal_ids: std::collections::HashMap<String, usize> =
             std::collections::HashMap::new();
         let mut keyed: Vec<Vec<usize>> = Vec::new();
@@ -76,17 +76,9 @@ impl GlobIndex {
         }
     }
 
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     /// The ids of the globs matching `path`, ascending. The second list
     /// holds globs whose matcher could not be compiled (a regex too large).
-    pub fn matches(&self, path: &str) -> (Vec<usize>, Vec<usize>) {
+    pub(crate) fn matches(&self, path: &str) -> (Vec<usize>, Vec<usize>) {
         let mut candidates: Vec<usize> = self.unkeyed.clone();
         let automaton = self
             .automaton
@@ -159,7 +151,7 @@ fn required_literal(pattern: &str) -> Option<String> {
     runs.push(run);
     runs.into_iter()
         .filter(|r| !r.is_empty())
-        .max_by_key(|r| r.len())
+        .max_by_key(std::string::String::len)
 }
 
 /// The index of the bracket closing the class or alternation opened at

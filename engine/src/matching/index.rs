@@ -421,7 +421,7 @@ impl RuleIndex {
         entry
             .conditions
             .each_fact_condition(facts, facts.command.as_deref(), &mut |_, held| {
-                verdict.note(held)
+                verdict.note(held);
             });
         verdict.fires(entry.match_all())
     }

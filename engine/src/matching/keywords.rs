@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 /// True for a term made only of `[a-z0-9]`.
-pub fn is_word_term(term: &str) -> bool {
+pub(crate) fn is_word_term(term: &str) -> bool {
     !term.is_empty()
         && term
             .bytes()
@@ -22,7 +22,7 @@ pub fn is_word_term(term: &str) -> bool {
 /// A set of distinct lower-case terms, compiled once, on first use: an
 /// edit event never scans a prompt, so it never pays for the automaton.
 #[derive(Debug, Clone, Default)]
-pub struct KeywordMatcher {
+pub(crate) struct KeywordMatcher {
     terms: Vec<String>,
     ids: HashMap<String, usize>,
     word: Vec<bool>,
@@ -32,7 +32,7 @@ pub struct KeywordMatcher {
 /// An automaton over literal strings. A contiguous NFA builds in
 /// microseconds; a DFA would search a little faster but costs milliseconds
 /// to build, and hooks build the index once per process.
-pub fn literal_automaton<I, P>(literals: I) -> AhoCorasick
+pub(crate) fn literal_automaton<I, P>(literals: I) -> AhoCorasick
 where
     I: IntoIterator<Item = P>,
     P: AsRef<[u8]>,
@@ -46,15 +46,7 @@ where
 
 impl KeywordMatcher {
     /// Builds the matcher; repeated terms are kept once.
-    ///
-    /// ```
-    /// use rule_fairy_engine::matching::keywords::KeywordMatcher;
-    /// let m = KeywordMatcher::new(["deftest", "mdc file"]);
-    /// let found = m.scan("Fix the DEFTEST in these MDC files");
-    /// assert!(found[m.id("deftest").unwrap()] && found[m.id("mdc file").unwrap()]);
-    /// assert!(!m.scan("mydeftesthelper")[m.id("deftest").unwrap()]);
-    /// ```
-    pub fn new<I, S>(terms: I) -> Self
+    pub(crate) fn new<I, S>(terms: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
@@ -78,25 +70,17 @@ impl KeywordMatcher {
     }
 
     /// The id of a term, for reading [`KeywordMatcher::scan`]'s answer.
-    pub fn id(&self, term: &str) -> Option<usize> {
+    pub(crate) fn id(&self, term: &str) -> Option<usize> {
         self.ids.get(term).copied()
     }
 
     /// The distinct terms, indexed by id.
-    pub fn terms(&self) -> &[String] {
+    pub(crate) fn terms(&self) -> &[String] {
         &self.terms
     }
 
-    pub fn len(&self) -> usize {
-        self.terms.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.terms.is_empty()
-    }
-
     /// Which terms occur in the prompt, indexed by term id.
-    pub fn scan(&self, prompt: &str) -> Vec<bool> {
+    pub(crate) fn scan(&self, prompt: &str) -> Vec<bool> {
         let mut found = vec![false; self.terms.len()];
         let automaton = self
             .automaton
@@ -182,5 +166,20 @@ mod tests {
             .scan("anything")
             .is_empty());
         assert_eq!(KeywordMatcher::new(["a"]).scan(""), vec![false]);
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn new_example() {
+        use crate::matching::keywords::KeywordMatcher;
+        let m = KeywordMatcher::new(["deftest", "mdc file"]);
+        let found = m.scan("Fix the DEFTEST in these MDC files");
+        assert!(found[m.id("deftest").unwrap()] && found[m.id("mdc file").unwrap()]);
+        assert!(!m.scan("mydeftesthelper")[m.id("deftest").unwrap()]);
     }
 }

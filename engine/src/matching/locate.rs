@@ -25,8 +25,8 @@ pub struct Located {
 /// `root`.
 ///
 /// ```
-/// use rule_fairy_engine::base::fs::MemoryFs;
-/// use rule_fairy_engine::matching::locate::{locate, Located};
+/// use rule_fairy_engine::MemoryFs;
+/// use rule_fairy_engine::{locate, Located};
 /// let mut fs = MemoryFs::new();
 /// fs.add_dir("/w/.git").add_file("/w/shared/rules/r.mdc", "");
 /// fs.add_link("/w/app/.cursor/rules", "../../shared/rules");

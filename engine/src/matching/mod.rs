@@ -3,15 +3,15 @@
 //! index, the one event and the query it is judged with, why a rule fired,
 //! and that in words.
 
-pub mod conditions;
-pub mod content_index;
-pub mod describe;
-pub mod event;
-pub mod explain;
-pub mod facts;
-pub mod glob;
-pub mod glob_index;
-pub mod index;
-pub mod keywords;
-pub mod locate;
-pub mod project;
+pub(crate) mod conditions;
+pub(crate) mod content_index;
+pub(crate) mod describe;
+pub(crate) mod event;
+pub(crate) mod explain;
+pub(crate) mod facts;
+pub(crate) mod glob;
+pub(crate) mod glob_index;
+pub(crate) mod index;
+pub(crate) mod keywords;
+pub(crate) mod locate;
+pub(crate) mod project;

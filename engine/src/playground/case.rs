@@ -23,7 +23,7 @@ use crate::rules::conditions::normalize_os;
 
 /// Where a case's files are mounted. Answers name files relative to it,
 /// as a person wrote them.
-pub const ROOT: &str = "/project";
+pub(crate) const ROOT: &str = "/project";
 
 /// The event a case asks about, as typed: the wire form of an [`Event`].
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

@@ -17,7 +17,7 @@ use crate::rules::discovery::scan_rule_files;
 /// its error shows, and the default rule directories.
 ///
 /// ```
-/// use rule_fairy_engine::playground::case_files::rule_files_in;
+/// use rule_fairy_engine::rule_files_in;
 /// let listing = [".cursor/rules/a.mdc", "node_modules/x/.cursor/rules/b.mdc", "docs/g.md", "rules/c.md"]
 ///     .map(String::from);
 /// assert_eq!(rule_files_in(&listing, None), [".cursor/rules/a.mdc"]);

@@ -5,10 +5,10 @@ use crate::base::error::Error;
 
 /// The documentation budget: rendered documentation blocks joined together
 /// may be at most this many UTF-8 bytes (behaviour §3.8).
-pub const DOCUMENTATION_BUDGET: usize = 65_536;
+pub(crate) const DOCUMENTATION_BUDGET: usize = 65_536;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BlockKind {
+pub(crate) enum BlockKind {
     /// A rule's body; heading `# <rule name>`.
     Rule { name: String },
     /// A merged documentation range; heading `## Required context: ...`.
@@ -17,7 +17,7 @@ pub enum BlockKind {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Block {
+pub(crate) struct Block {
     pub kind: BlockKind,
     pub heading: String,
     pub content: String,
@@ -25,7 +25,7 @@ pub struct Block {
 
 impl Block {
     /// Heading, a blank line, content.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         format!("{}\n\n{}", self.heading, self.content)
     }
 }

@@ -11,15 +11,7 @@ use crate::rules::rule::Rule;
 /// render reads them), joined onto `root` and normalised lexically,
 /// distinct and sorted. A path that climbs out of the root is left out:
 /// rendering refuses it without reading anything.
-///
-/// ```
-/// use rule_fairy_engine::render::import_paths::imported_documents;
-/// use rule_fairy_engine::rules::rule::Rule;
-/// let a = Rule::parse("a.mdc", "/p/.cursor/rules/a.mdc", "# A\n\n@doc/guide.md#set-up\n@./doc/guide.md\n");
-/// let b = Rule::parse("b.mdc", "/p/.cursor/rules/b.mdc", "```\n@doc/example.md\n```\n@../outside.md\n@doc/api.md");
-/// assert_eq!(imported_documents("/p", &[a, b]), vec!["/p/doc/api.md", "/p/doc/guide.md"]);
-/// ```
-pub fn imported_documents<'a>(
+pub(crate) fn imported_documents<'a>(
     root: &str,
     rules: impl IntoIterator<Item = &'a Rule>,
 ) -> Vec<String> {
@@ -32,4 +24,30 @@ pub fn imported_documents<'a>(
     documents.sort_by(|a, b| java_order(a, b));
     documents.dedup();
     documents
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn imported_documents_example() {
+        use crate::render::import_paths::imported_documents;
+        use crate::rules::rule::Rule;
+        let a = Rule::parse(
+            "a.mdc",
+            "/p/.cursor/rules/a.mdc",
+            "# A\n\n@doc/guide.md#set-up\n@./doc/guide.md\n",
+        );
+        let b = Rule::parse(
+            "b.mdc",
+            "/p/.cursor/rules/b.mdc",
+            "```\n@doc/example.md\n```\n@../outside.md\n@doc/api.md",
+        );
+        assert_eq!(
+            imported_documents("/p", &[a, b]),
+            vec!["/p/doc/api.md", "/p/doc/guide.md"]
+        );
+    }
 }

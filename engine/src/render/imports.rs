@@ -27,7 +27,7 @@ const BLOCK_SEPARATOR: &str = "\n\n---\n\n";
 
 /// One `@path` or `@path#fragment` line of a rule body.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Directive {
+pub(crate) struct Directive {
     /// As written, relative to the project root.
     pub path: String,
     /// As written, not decoded.
@@ -39,7 +39,7 @@ pub struct Directive {
 impl Directive {
     /// The path, plus `#` and the fragment when there is one: how blocks and
     /// pointers name the import.
-    pub fn reference(&self) -> String {
+    pub(crate) fn reference(&self) -> String {
         match &self.fragment {
             Some(fragment) => format!("{}#{}", self.path, fragment),
             None => self.path.clone(),
@@ -51,15 +51,7 @@ impl Directive {
 /// path of ASCII letters, digits, `.`, `_`, `/` and `-`, optionally `#` and
 /// a fragment without spaces or tabs, optional spaces or tabs. Returns the
 /// path and the fragment.
-///
-/// ```
-/// use rule_fairy_engine::render::imports::parse_directive;
-/// assert_eq!(parse_directive("  @doc/guide.md#Set-up "), Some(("doc/guide.md", Some("Set-up"))));
-/// assert_eq!(parse_directive("@doc/x.md"), Some(("doc/x.md", None)));
-/// assert_eq!(parse_directive("- @doc/x.md"), None);
-/// assert_eq!(parse_directive("@~/x.md"), None);
-/// ```
-pub fn parse_directive(line: &str) -> Option<(&str, Option<&str>)> {
+pub(crate) fn parse_directive(line: &str) -> Option<(&str, Option<&str>)> {
     let rest = line.trim_matches([' ', '\t']).strip_prefix('@')?;
     let path_len = rest
         .bytes()
@@ -80,13 +72,13 @@ pub fn parse_directive(line: &str) -> Option<(&str, Option<&str>)> {
 }
 
 /// The line that replaces a directive in the rendered body.
-pub fn pointer_line(reference: &str) -> String {
+pub(crate) fn pointer_line(reference: &str) -> String {
     format!("Imported: `{reference}` (delivered as a Required context block)")
 }
 
 /// A rule body with its directives replaced by pointers.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExpandedBody {
+pub(crate) struct ExpandedBody {
     pub lines: Vec<String>,
     /// In body order, repeats kept.
     pub directives: Vec<Directive>,
@@ -94,7 +86,7 @@ pub struct ExpandedBody {
 
 /// Finds a rule's directives, outside fences only: a directive inside a
 /// fence is example text and stays as written.
-pub fn expand_body(rule: &Rule) -> ExpandedBody {
+pub(crate) fn expand_body(rule: &Rule) -> ExpandedBody {
     let body_lines = markdown::lines(rule.body());
     let fenced = markdown::fenced_lines(&body_lines);
     let mut expanded = ExpandedBody {
@@ -122,13 +114,7 @@ pub fn expand_body(rule: &Rule) -> ExpandedBody {
 /// `URLDecoder`): `+` is a space, each run of `%XX` escapes is UTF-8 (bytes
 /// that are not become U+FFFD), anything else stays. A `%` without two hex
 /// digits is an error, described in the `Err`.
-///
-/// ```
-/// use rule_fairy_engine::render::imports::decode_fragment;
-/// assert_eq!(decode_fragment("caf%C3%A9+bar").unwrap(), "café bar");
-/// assert!(decode_fragment("100%").is_err());
-/// ```
-pub fn decode_fragment(fragment: &str) -> Result<String, String> {
+pub(crate) fn decode_fragment(fragment: &str) -> Result<String, String> {
     let mut decoded = String::with_capacity(fragment.len());
     let mut escaped: Vec<u8> = Vec::new();
     let mut rest = fragment;
@@ -161,23 +147,7 @@ pub fn decode_fragment(fragment: &str) -> Result<String, String> {
 /// Renders rules into blocks (behaviour §4.1): one rule block per rule, in
 /// the order given, then the merged documentation blocks (3.7). `root` is
 /// the project root imports resolve against.
-///
-/// ```
-/// use rule_fairy_engine::base::fs::MemoryFs;
-/// use rule_fairy_engine::render::imports::{render_blocks, render_full};
-/// use rule_fairy_engine::rules::rule::Rule;
-/// let mut fs = MemoryFs::new();
-/// fs.add_file("/p/doc/guide.md", "# Guide\n\n## Set up\n\nRun it.\n\n## Later\n\nNot now.\n");
-/// let rule = Rule::parse("a.mdc", "/p/.cursor/rules/a.mdc", "# A\n\n@doc/guide.md#set-up\n");
-/// let blocks = render_blocks(&fs, "/p", &[&rule]).unwrap();
-/// assert_eq!(
-///     render_full(&blocks),
-///     "# a.mdc\n\n# A\n\nImported: `doc/guide.md#set-up` (delivered as a Required context block)\
-///      \n\n---\n\n# Required documentation\
-///      \n\n## Required context: `doc/guide.md#set-up` (a.mdc)\n\n## Set up\n\nRun it."
-/// );
-/// ```
-pub fn render_blocks(
+pub(crate) fn render_blocks(
     fs: &dyn FileSource,
     root: &str,
     rules: &[&Rule],
@@ -230,7 +200,7 @@ pub fn render_blocks(
 /// The full rendering (behaviour §4.2): rule blocks joined by a rule line,
 /// then, when there is documentation, a `# Required documentation` heading
 /// and the documentation blocks. No trailing newline.
-pub fn render_full(blocks: &[Block]) -> String {
+pub(crate) fn render_full(blocks: &[Block]) -> String {
     let (rules, documentation): (Vec<&Block>, Vec<&Block>) = blocks
         .iter()
         .partition(|block| matches!(block.kind, BlockKind::Rule { .. }));
@@ -254,7 +224,7 @@ pub fn render_full(blocks: &[Block]) -> String {
 /// missing files and headings, broken omission blocks in the documents it
 /// imports, undecodable fragments, and the documentation budget for this
 /// rule rendered alone. Empty when the rule renders.
-pub fn check_imports(fs: &dyn FileSource, root: &str, rule: &Rule) -> Vec<Error> {
+pub(crate) fn check_imports(fs: &dyn FileSource, root: &str, rule: &Rule) -> Vec<Error> {
     let mut resolver = Resolver::new(fs, root);
     let mut errors = Vec::new();
     let mut selections = Vec::new();
@@ -1384,5 +1354,54 @@ mod tests {
             // `check` finds a problem exactly when rendering fails.
             assert_eq!(rendered.is_err(), !problems.is_empty(), "{doc:?} {body:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn parse_directive_example() {
+        use crate::render::imports::parse_directive;
+        assert_eq!(
+            parse_directive("  @doc/guide.md#Set-up "),
+            Some(("doc/guide.md", Some("Set-up")))
+        );
+        assert_eq!(parse_directive("@doc/x.md"), Some(("doc/x.md", None)));
+        assert_eq!(parse_directive("- @doc/x.md"), None);
+        assert_eq!(parse_directive("@~/x.md"), None);
+    }
+
+    #[test]
+    fn decode_fragment_example() {
+        use crate::render::imports::decode_fragment;
+        assert_eq!(decode_fragment("caf%C3%A9+bar").unwrap(), "café bar");
+        assert!(decode_fragment("100%").is_err());
+    }
+
+    #[test]
+    fn render_blocks_example() {
+        use crate::base::fs::MemoryFs;
+        use crate::render::imports::{render_blocks, render_full};
+        use crate::rules::rule::Rule;
+        let mut fs = MemoryFs::new();
+        fs.add_file(
+            "/p/doc/guide.md",
+            "# Guide\n\n## Set up\n\nRun it.\n\n## Later\n\nNot now.\n",
+        );
+        let rule = Rule::parse(
+            "a.mdc",
+            "/p/.cursor/rules/a.mdc",
+            "# A\n\n@doc/guide.md#set-up\n",
+        );
+        let blocks = render_blocks(&fs, "/p", &[&rule]).unwrap();
+        assert_eq!(
+            render_full(&blocks),
+            "# a.mdc\n\n# A\n\nImported: `doc/guide.md#set-up` (delivered as a Required context block)\
+             \n\n---\n\n# Required documentation\
+             \n\n## Required context: `doc/guide.md#set-up` (a.mdc)\n\n## Set up\n\nRun it."
+        );
     }
 }

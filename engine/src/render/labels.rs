@@ -79,7 +79,7 @@ fn join<S: AsRef<str>>(items: &[S]) -> String {
 /// gate check --json`.
 ///
 /// ```
-/// use rule_fairy_engine::render::labels::gate_finding;
+/// use rule_fairy_engine::labels::gate_finding;
 /// assert_eq!(
 ///     gate_finding("error", "no-eval", "src/a.ts", 3, "Do not call eval.", Some("PR #12: eval ran user input.")),
 ///     "error[no-eval] src/a.ts:3: Do not call eval.\n  PR #12: eval ran user input.\n"

@@ -10,11 +10,11 @@ use crate::render::labels;
 /// Characters a shell delivery spends naming changed paths; the rest are
 /// counted, so neither a rebase's hundreds of paths nor a few very long ones
 /// push the prefix past the frame limit.
-pub const SHELL_PATH_BUDGET: usize = 1_000;
+pub(crate) const SHELL_PATH_BUDGET: usize = 1_000;
 
 /// What a shell delivery asks of the agent: the rules arrive after the
 /// change was made, so they apply to the next pass over it.
-pub const SHELL_CONTRACT: &str = "Apply these rules on the next pass over this change. If the completed change conflicts with them, revise it before moving on.";
+pub(crate) const SHELL_CONTRACT: &str = "Apply these rules on the next pass over this change. If the completed change conflicts with them, revise it before moving on.";
 
 /// What selected the candidate rules of one Claude Code delivery.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +68,7 @@ impl Trigger {
 }
 
 /// `[rule-fairy injected: <rule>]` for each rule, in order.
-pub fn injected_markers<S: AsRef<str>>(rules: &[S]) -> Vec<String> {
+pub(crate) fn injected_markers<S: AsRef<str>>(rules: &[S]) -> Vec<String> {
     rules
         .iter()
         .map(|rule| labels::injected(rule.as_ref()))
@@ -78,7 +78,7 @@ pub fn injected_markers<S: AsRef<str>>(rules: &[S]) -> Vec<String> {
 /// Why a prompt selected its rules (behaviour §2.5): the always-on rules,
 /// then the distinct matched keywords in order of first appearance; each
 /// line only when it has something to say.
-pub fn reason_lines<'a>(matches: impl IntoIterator<Item = &'a PromptMatch>) -> Vec<String> {
+pub(crate) fn reason_lines<'a>(matches: impl IntoIterator<Item = &'a PromptMatch>) -> Vec<String> {
     let mut always_on: Vec<&str> = Vec::new();
     let mut keywords: Vec<&str> = Vec::new();
     for m in matches {
@@ -105,7 +105,7 @@ pub fn reason_lines<'a>(matches: impl IntoIterator<Item = &'a PromptMatch>) -> V
 /// whose names and `, ` separators stay within [`SHELL_PATH_BUDGET`]
 /// (naming stops at the first that does not fit), then ` and <k> more`;
 /// `<count> paths` when not even the first fits.
-pub fn shell_paths<S: AsRef<str>>(paths: &[S]) -> String {
+pub(crate) fn shell_paths<S: AsRef<str>>(paths: &[S]) -> String {
     let mut used = 0;
     let mut named: Vec<&str> = Vec::new();
     for path in paths {
@@ -135,7 +135,10 @@ mod tests {
         PromptMatch {
             name: name.into(),
             always_apply,
-            keywords: keywords.iter().map(|k| k.to_string()).collect(),
+            keywords: keywords
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect(),
             durable: true,
         }
     }
@@ -193,7 +196,7 @@ mod tests {
     fn shell_prefix_names_paths_with_delivered_rules_and_the_contract() {
         let changed = |path: &str, rules: &[&str]| ChangedPath {
             path: path.into(),
-            rules: rules.iter().map(|r| r.to_string()).collect(),
+            rules: rules.iter().map(std::string::ToString::to_string).collect(),
         };
         let trigger = Trigger::Shell(vec![
             changed("a.clj", &["a.mdc"]),

@@ -16,7 +16,7 @@ const HEADING_RESERVE: usize = 32;
 /// part reads `<heading>\n\n<content>`; with several, each heading gains
 /// ` (part i/n)`. The content is rebuilt from its units joined by blank
 /// lines, so runs of blank lines collapse to one, as in the original.
-pub fn split_block(block: &Block, max_chars: usize) -> Result<Vec<String>, Error> {
+pub(crate) fn split_block(block: &Block, max_chars: usize) -> Result<Vec<String>, Error> {
     let fail = |kind: ErrorKind| match block_place(block) {
         Some(place) => Error::at(place, kind),
         None => Error::new(kind),

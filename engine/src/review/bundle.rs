@@ -245,8 +245,8 @@ fn documentation_label(heading: &str) -> String {
 /// Why a rule is in the bundle and which of the paths it covers.
 ///
 /// ```
-/// use rule_fairy_engine::review::bundle::scope_line;
-/// use rule_fairy_engine::rules::rule::Rule;
+/// use rule_fairy_engine::bundle::scope_line;
+/// use rule_fairy_engine::Rule;
 /// let rule = Rule::parse("ui.mdc", "/p/.cursor/rules/ui.mdc", "---\nglobs: src/ui/**\n---\n# UI");
 /// assert_eq!(scope_line(&rule, &["src/ui/a.tsx"]), "*Scope: globs `src/ui/**`; matched `src/ui/a.tsx`.*");
 /// assert_eq!(scope_line(&rule, &[]), "*Scope: globs `src/ui/**`; matched none.*");

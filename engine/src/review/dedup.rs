@@ -15,12 +15,12 @@ use crate::syntax::markdown;
 /// Units shorter than this (in characters, once normalised) are never
 /// omitted on their own: a repeated one-liner, such as a test command, is
 /// usually meant to be in both places.
-pub const MIN_UNIT_CHARS: usize = 200;
+pub(crate) const MIN_UNIT_CHARS: usize = 200;
 
 /// One block of the bundle: its label (a display path, a rule name, or a
 /// documentation block's references) and its content.
 #[derive(Debug, Clone, Copy)]
-pub struct Input<'a> {
+pub(crate) struct Input<'a> {
     pub label: &'a str,
     pub content: &'a str,
 }
@@ -28,33 +28,18 @@ pub struct Input<'a> {
 /// A block after dedup: its content, verbatim when nothing was omitted,
 /// and the kept copy behind each omission line, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Deduped {
+pub(crate) struct Deduped {
     pub content: String,
     pub omissions: Vec<String>,
 }
 
 /// The line that stands where a duplicate was.
-///
-/// ```
-/// use rule_fairy_engine::review::dedup::omission_line;
-/// assert_eq!(omission_line("AGENTS.md#testing"), "*Duplicate of `AGENTS.md#testing`, omitted.*");
-/// ```
-pub fn omission_line(location: &str) -> String {
+pub(crate) fn omission_line(location: &str) -> String {
     format!("*Duplicate of `{location}`, omitted.*")
 }
 
 /// Dedups blocks in bundle order.
-///
-/// ```
-/// use rule_fairy_engine::review::dedup::{dedup, Input};
-/// let out = dedup(&[
-///     Input { label: "AGENTS.md", content: "# Testing\n\nRun the tests." },
-///     Input { label: "CLAUDE.md", content: "# Testing\n\nRun the tests.\n\n# Other\n\nMore." },
-/// ]);
-/// assert_eq!(out[1].content, "*Duplicate of `AGENTS.md#testing`, omitted.*\n\n# Other\n\nMore.");
-/// assert_eq!(out[1].omissions, vec!["AGENTS.md#testing"]);
-/// ```
-pub fn dedup(blocks: &[Input<'_>]) -> Vec<Deduped> {
+pub(crate) fn dedup(blocks: &[Input<'_>]) -> Vec<Deduped> {
     let mut seen = Seen::default();
     blocks.iter().map(|block| seen.block(block)).collect()
 }
@@ -414,5 +399,40 @@ mod tests {
             out[1].content,
             "# Other\n\n*Duplicate of `a#s-1`, omitted.*"
         );
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn omission_line_example() {
+        use crate::review::dedup::omission_line;
+        assert_eq!(
+            omission_line("AGENTS.md#testing"),
+            "*Duplicate of `AGENTS.md#testing`, omitted.*"
+        );
+    }
+
+    #[test]
+    fn dedup_example() {
+        use crate::review::dedup::{dedup, Input};
+        let out = dedup(&[
+            Input {
+                label: "AGENTS.md",
+                content: "# Testing\n\nRun the tests.",
+            },
+            Input {
+                label: "CLAUDE.md",
+                content: "# Testing\n\nRun the tests.\n\n# Other\n\nMore.",
+            },
+        ]);
+        assert_eq!(
+            out[1].content,
+            "*Duplicate of `AGENTS.md#testing`, omitted.*\n\n# Other\n\nMore."
+        );
+        assert_eq!(out[1].omissions, vec!["AGENTS.md#testing"]);
     }
 }

@@ -2,5 +2,5 @@
 //! apply to a diff, dedup across it, and the paths a plan names.
 
 pub mod bundle;
-pub mod dedup;
-pub mod plan;
+pub(crate) mod dedup;
+pub(crate) mod plan;

@@ -114,8 +114,8 @@ fn distinct(items: Vec<String>) -> Vec<String> {
 /// merely in the same checkout; a relative one must not climb out of it.
 ///
 /// ```
-/// use rule_fairy_engine::base::fs::MemoryFs;
-/// use rule_fairy_engine::review::plan::place;
+/// use rule_fairy_engine::MemoryFs;
+/// use rule_fairy_engine::place;
 /// let mut fs = MemoryFs::new();
 /// fs.add_dir("/p/src");
 /// assert_eq!(place(&fs, "/p", "/p/src/new.ts").as_deref(), Some("src/new.ts"));
@@ -230,13 +230,7 @@ fn is_ascii_space(c: char) -> bool {
 /// The paths of every file-list section, in document order: the first
 /// path-like token of each list item. `None` when the plan has no such
 /// section or they list nothing.
-///
-/// ```
-/// use rule_fairy_engine::review::plan::listed_paths;
-/// let plan = "# Plan\n\n## Files to change\n\n- `src/a.ts`: the widget\n\n## Steps\n\n- `src/b.ts`\n";
-/// assert_eq!(listed_paths(plan), Some(vec!["src/a.ts".to_string()]));
-/// ```
-pub fn listed_paths(content: &str) -> Option<Vec<String>> {
+pub(crate) fn listed_paths(content: &str) -> Option<Vec<String>> {
     let mut paths: Vec<String> = Vec::new();
     for section in markdown::sections(content) {
         if !section
@@ -264,15 +258,7 @@ pub fn listed_paths(content: &str) -> Option<Vec<String>> {
 /// spans holding a path or a file name with an extension, and bare tokens
 /// with a slash inside (absolute ones and link destinations too). Fenced
 /// blocks count: plans list files in trees and commands.
-///
-/// ```
-/// use rule_fairy_engine::review::plan::candidate_paths;
-/// assert_eq!(
-///     candidate_paths("Edit `src/a.ts:42`, then `README.md`; run `npm test`; see https://x.io/a/b."),
-///     vec!["src/a.ts", "README.md"]
-/// );
-/// ```
-pub fn candidate_paths(content: &str) -> Vec<String> {
+pub(crate) fn candidate_paths(content: &str) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
     for line in markdown::lines(content) {
         for path in line_candidates(line) {
@@ -710,5 +696,29 @@ mod tests {
         fs.add_link("/p/docs/file-link.md", "/p/other/b.md");
         let result = plan_paths(&fs, "/p", "Rework `docs/`.");
         assert_eq!(result.paths, vec!["docs/a.md", "docs/file-link.md"]);
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn listed_paths_example() {
+        use crate::review::plan::listed_paths;
+        let plan = "# Plan\n\n## Files to change\n\n- `src/a.ts`: the widget\n\n## Steps\n\n- `src/b.ts`\n";
+        assert_eq!(listed_paths(plan), Some(vec!["src/a.ts".to_string()]));
+    }
+
+    #[test]
+    fn candidate_paths_example() {
+        use crate::review::plan::candidate_paths;
+        assert_eq!(
+            candidate_paths(
+                "Edit `src/a.ts:42`, then `README.md`; run `npm test`; see https://x.io/a/b."
+            ),
+            vec!["src/a.ts", "README.md"]
+        );
     }
 }

@@ -39,11 +39,8 @@ pub struct Conditions {
     pub match_all: bool,
 }
 
-/// Per-turn facts: a rule that depends on one is delivered every turn it
-/// holds and never recorded; every other rule is durable.
-pub const EPHEMERAL_KEYS: &[&str] = &["branch", "model", "agent", "tools"];
 /// The condition keys this module reads.
-pub const CONDITION_KEYS: &[&str] = &[
+pub(crate) const CONDITION_KEYS: &[&str] = &[
     "fileContains",
     "keywords",
     "command",
@@ -57,7 +54,7 @@ pub const CONDITION_KEYS: &[&str] = &[
     "match",
 ];
 /// The tags `project` knows.
-pub const PROJECT_TAGS: &[&str] = &[
+pub(crate) const PROJECT_TAGS: &[&str] = &[
     "node",
     "python",
     "go",
@@ -143,7 +140,7 @@ impl Conditions {
 /// A value as YAML would read it: one pair of surrounding quotes removed.
 /// Condition values are new keys, so they are read the way opencode-rules
 /// and every YAML tool read them, not with Cursor's raw-text dialect.
-pub fn unquote(value: &str) -> &str {
+pub(crate) fn unquote(value: &str) -> &str {
     let v = value.trim();
     let quoted = v.len() >= 2
         && ((v.starts_with('"') && v.ends_with('"')) || (v.starts_with('\'') && v.ends_with('\'')));

@@ -44,13 +44,13 @@ pub struct RuleSet {
 pub const MAX_DEPTH: usize = 40;
 
 /// Java string order (UTF-16 code units), which the original sorts names by.
-pub fn java_order(a: &str, b: &str) -> Ordering {
+pub(crate) fn java_order(a: &str, b: &str) -> Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
 /// Lists the rule files of a source, sorted by name. The same name in two
 /// directories is an error (behaviour §1.2).
-pub fn list_rule_files(fs: &dyn FileSource, source: &RulesSource) -> Result<Listing> {
+pub(crate) fn list_rule_files(fs: &dyn FileSource, source: &RulesSource) -> Result<Listing> {
     let (listing, duplicates) = scan_rule_files(fs, source);
     match duplicates {
         Some(error) => Err(error),
@@ -173,7 +173,7 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
     let error = Error::at(
         Place::file(second_home),
         ErrorKind::DuplicateRuleNames {
-            names: names.iter().map(|name| name.to_string()).collect(),
+            names: names.iter().map(std::string::ToString::to_string).collect(),
         },
     );
     (listing, Some(error))

@@ -20,7 +20,7 @@ use crate::syntax::markdown;
 
 /// How many `@path` hops are followed from a discovered file, Claude Code's
 /// limit: a file four hops away is included, its own imports are not.
-pub const MAX_IMPORT_DEPTH: usize = 4;
+pub(crate) const MAX_IMPORT_DEPTH: usize = 4;
 
 /// The files whose presence makes Claude Code read CLAUDE files instead of
 /// `AGENTS.md`: at the root for the whole session, in a directory for that
@@ -29,7 +29,7 @@ const CLAUDE_FILES: &[&str] = &["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.
 
 /// One instruction file in the bundle.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InstructionDocument {
+pub(crate) struct InstructionDocument {
     /// Relative to the project root when the file lies under it
     /// (lexically), otherwise absolute with `.` and `..` collapsed.
     pub path: String,
@@ -47,12 +47,7 @@ pub struct InstructionDocument {
 /// The directories whose instruction files apply to the changed paths: the
 /// root (`""`) and every ancestor directory of every path, by depth and
 /// then by name. A path climbing out of the project adds nothing.
-///
-/// ```
-/// use rule_fairy_engine::rules::instructions::directories;
-/// assert_eq!(directories(&["b/c/x.clj", "./a/y.clj", "/b/z.clj"]), vec!["", "a", "b", "b/c"]);
-/// ```
-pub fn directories<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
+pub(crate) fn directories<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
     let mut dirs: Vec<String> = vec![String::new()];
     for path in changed {
         let path = paths::normalize_for_match(path.as_ref());
@@ -95,7 +90,7 @@ fn in_directory(dir: &str, name: &str) -> String {
 /// first by what it imports. `names` are the configured file names
 /// ([`crate::config::Config::instruction_files`]); `home` resolves `@~/`
 /// imports (none are followed without it).
-pub fn documents<S: AsRef<str>>(
+pub(crate) fn documents<S: AsRef<str>>(
     fs: &dyn FileSource,
     root: &str,
     names: &[String],
@@ -255,12 +250,7 @@ fn read_document(fs: &dyn FileSource, display: &str, file: &str) -> Result<Strin
 /// Code does before it reads an instruction file; line endings become LF.
 /// A comment sharing a line with other text, inside a fence, or never
 /// closed stays.
-///
-/// ```
-/// use rule_fairy_engine::rules::instructions::strip_block_comments;
-/// assert_eq!(strip_block_comments("a\r\n<!-- note\r\nmore -->\r\nb"), "a\nb");
-/// ```
-pub fn strip_block_comments(content: &str) -> String {
+pub(crate) fn strip_block_comments(content: &str) -> String {
     let lines = markdown::lines(content);
     let fenced = markdown::fenced_lines(&lines);
     let mut kept: Vec<&str> = Vec::with_capacity(lines.len());
@@ -299,15 +289,7 @@ fn block_comment_end(lines: &[&str], start: usize) -> Option<usize> {
 /// Claude Code reads them: outside fences and code spans, an `@` not after
 /// a word character or another `@`, then a path; trailing sentence
 /// punctuation is not part of it.
-///
-/// ```
-/// use rule_fairy_engine::rules::instructions::import_references;
-/// assert_eq!(
-///     import_references("See @docs/guide.md. Mail someone@example.com, not `@x.md`."),
-///     vec!["docs/guide.md"]
-/// );
-/// ```
-pub fn import_references(content: &str) -> Vec<String> {
+pub(crate) fn import_references(content: &str) -> Vec<String> {
     let lines = markdown::lines(content);
     let fenced = markdown::fenced_lines(&lines);
     let mut references: Vec<String> = Vec::new();
@@ -367,7 +349,7 @@ mod tests {
     fn defaults() -> Vec<String> {
         DEFAULT_INSTRUCTION_FILES
             .iter()
-            .map(|s| s.to_string())
+            .map(std::string::ToString::to_string)
             .collect()
     }
 
@@ -665,5 +647,38 @@ mod tests {
         assert!(err
             .message()
             .starts_with("Instruction file AGENTS.md is not valid UTF-8"));
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn directories_example() {
+        use crate::rules::instructions::directories;
+        assert_eq!(
+            directories(&["b/c/x.clj", "./a/y.clj", "/b/z.clj"]),
+            vec!["", "a", "b", "b/c"]
+        );
+    }
+
+    #[test]
+    fn strip_block_comments_example() {
+        use crate::rules::instructions::strip_block_comments;
+        assert_eq!(
+            strip_block_comments("a\r\n<!-- note\r\nmore -->\r\nb"),
+            "a\nb"
+        );
+    }
+
+    #[test]
+    fn import_references_example() {
+        use crate::rules::instructions::import_references;
+        assert_eq!(
+            import_references("See @docs/guide.md. Mail someone@example.com, not `@x.md`."),
+            vec!["docs/guide.md"]
+        );
     }
 }

@@ -2,8 +2,8 @@
 //! the conditions a rule declares, where rule files and instruction files
 //! are found.
 
-pub mod conditions;
-pub mod discovery;
-pub mod instructions;
-pub mod rule;
-pub mod triggers;
+pub(crate) mod conditions;
+pub(crate) mod discovery;
+pub(crate) mod instructions;
+pub(crate) mod rule;
+pub(crate) mod triggers;

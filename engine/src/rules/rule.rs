@@ -46,7 +46,7 @@ pub struct Rule {
 
 /// Frontmatter keys whose values are globs: Cursor's `globs`, and Claude
 /// Code's `paths` as another name for it.
-pub const GLOB_KEYS: &[&str] = &["globs", "paths"];
+pub(crate) const GLOB_KEYS: &[&str] = &["globs", "paths"];
 
 impl Rule {
     /// Reads a rule from its file's bytes; text that is not UTF-8 is an
@@ -65,7 +65,7 @@ impl Rule {
     /// Reads a rule from its text.
     ///
     /// ```
-    /// use rule_fairy_engine::rules::rule::Rule;
+    /// use rule_fairy_engine::Rule;
     /// let rule = Rule::parse("ui.mdc", "/p/.cursor/rules/ui.mdc",
     ///     "---\nglobs: src/ui/**\nalwaysApply: True\npromptAnyOf: Widget, HTMX\n---\n# UI");
     /// assert_eq!(rule.globs[0].pattern, "src/ui/**");

@@ -9,7 +9,7 @@ use crate::syntax::frontmatter::{FieldValue, Frontmatter};
 /// What a format's frontmatter says about when a rule applies, before the
 /// shared condition keys (which every format accepts) are added.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Triggers {
+pub(crate) struct Triggers {
     /// Glob items with their line, and whether braces alternate.
     pub globs: Vec<(String, usize, bool)>,
     pub always_apply: bool,
@@ -52,7 +52,7 @@ fn comma_globs(value: &FieldValue) -> Vec<String> {
 /// The triggers of a non-Cursor format. `has_conditions` says whether the
 /// rule declares any shared condition (keywords, os, ...), which for
 /// opencode-rules decides whether a rule is unconditional.
-pub fn triggers(format: Format, fm: &Frontmatter, has_conditions: bool) -> Triggers {
+pub(crate) fn triggers(format: Format, fm: &Frontmatter, has_conditions: bool) -> Triggers {
     let globs_of =
         |key: &str, read: fn(&FieldValue) -> Vec<String>| -> Vec<(String, usize, bool)> {
             fm.get(key)
@@ -106,7 +106,7 @@ pub fn triggers(format: Format, fm: &Frontmatter, has_conditions: bool) -> Trigg
 }
 
 /// The keys each format defines, beyond the shared condition keys.
-pub fn own_keys(format: Format) -> &'static [&'static str] {
+pub(crate) fn own_keys(format: Format) -> &'static [&'static str] {
     match format {
         Format::Cursor => &[
             "description",

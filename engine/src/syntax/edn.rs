@@ -7,13 +7,13 @@ use std::fmt;
 
 /// A value read from EDN, with the 1-based line where it starts.
 #[derive(Debug, Clone)]
-pub struct Edn {
+pub(crate) struct Edn {
     pub value: Value,
     pub line: usize,
 }
 
 #[derive(Debug, Clone)]
-pub enum Value {
+pub(crate) enum Value {
     Nil,
     Bool(bool),
     Integer(String),
@@ -60,19 +60,19 @@ impl PartialEq for Value {
 }
 
 impl Value {
-    pub fn is_keyword(&self, name: &str) -> bool {
+    pub(crate) fn is_keyword(&self, name: &str) -> bool {
         matches!(self, Value::Keyword(k) if k == name)
     }
 
     /// The items of a vector or list ("sequential" in Clojure's terms).
-    pub fn as_sequential(&self) -> Option<&[Edn]> {
+    pub(crate) fn as_sequential(&self) -> Option<&[Edn]> {
         match self {
             Value::Vector(items) | Value::List(items) => Some(items),
             _ => None,
         }
     }
 
-    pub fn as_map(&self) -> Option<&[(Edn, Edn)]> {
+    pub(crate) fn as_map(&self) -> Option<&[(Edn, Edn)]> {
         match self {
             Value::Map(entries) => Some(entries),
             _ => None,
@@ -157,7 +157,7 @@ fn write_char(f: &mut fmt::Formatter<'_>, c: char) -> fmt::Result {
 
 /// A syntax error with its 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SyntaxError {
+pub(crate) struct SyntaxError {
     pub line: usize,
     pub column: usize,
     pub message: String,
@@ -180,15 +180,7 @@ const MAX_DEPTH: usize = 256;
 /// Reads the first value of `text`; `None` when the text holds no value.
 /// Text after the first value must be blank or comments, as a configuration
 /// file holds exactly one form.
-///
-/// ```
-/// use rule_fairy_engine::syntax::edn::{read, Value};
-/// let config = read("{:rules {:dirs [\"docs/rules\"]}} ; one map").unwrap().unwrap();
-/// assert_eq!(config.to_string(), "{:rules {:dirs [\"docs/rules\"]}}");
-/// assert!(read("  ; nothing\n").unwrap().is_none());
-/// assert_eq!(read("{:a 1").unwrap_err().message, "EOF while reading a map started on line 1");
-/// ```
-pub fn read(text: &str) -> Result<Option<Edn>, SyntaxError> {
+pub(crate) fn read(text: &str) -> Result<Option<Edn>, SyntaxError> {
     let mut reader = Reader {
         chars: text.chars().collect(),
         pos: 0,
@@ -621,5 +613,25 @@ mod tests {
     fn empty_and_nil() {
         assert!(read("").unwrap().is_none());
         assert!(matches!(read_one("nil").value, Value::Nil));
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn read_example() {
+        use crate::syntax::edn::read;
+        let config = read("{:rules {:dirs [\"docs/rules\"]}} ; one map")
+            .unwrap()
+            .unwrap();
+        assert_eq!(config.to_string(), "{:rules {:dirs [\"docs/rules\"]}}");
+        assert!(read("  ; nothing\n").unwrap().is_none());
+        assert_eq!(
+            read("{:a 1").unwrap_err().message,
+            "EOF while reading a map started on line 1"
+        );
     }
 }

@@ -64,16 +64,7 @@ fn content(line: &str) -> &str {
 }
 
 /// Parses a rule file's text.
-///
-/// ```
-/// use rule_fairy_engine::syntax::frontmatter::{parse, FieldValue};
-/// let doc = parse("---\nglobs: src/**, *.ts\n---\n\n# Body\n");
-/// let fm = doc.frontmatter.unwrap();
-/// assert_eq!(fm.get("globs").unwrap().value, FieldValue::Text("src/**, *.ts".into()));
-/// assert_eq!(doc.body, "# Body");
-/// assert_eq!(doc.body_line, 5);
-/// ```
-pub fn parse(text: &str) -> Document {
+pub(crate) fn parse(text: &str) -> Document {
     let had_bom = text.starts_with('\u{feff}');
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let raw_lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -344,5 +335,24 @@ mod tests {
         let doc = parse("\u{feff}---\nalwaysApply: true\n---\nBody");
         assert!(doc.had_bom);
         assert_eq!(doc.frontmatter.unwrap().text("alwaysApply"), Some("true"));
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn parse_example() {
+        use crate::syntax::frontmatter::{parse, FieldValue};
+        let doc = parse("---\nglobs: src/**, *.ts\n---\n\n# Body\n");
+        let fm = doc.frontmatter.unwrap();
+        assert_eq!(
+            fm.get("globs").unwrap().value,
+            FieldValue::Text("src/**, *.ts".into())
+        );
+        assert_eq!(doc.body, "# Body");
+        assert_eq!(doc.body_line, 5);
     }
 }

@@ -2,8 +2,8 @@
 //! frontmatter and its YAML lists, Markdown, and unified diffs. Each knows
 //! its syntax and nothing of rules.
 
-pub mod edn;
-pub mod frontmatter;
-pub mod markdown;
+pub(crate) mod edn;
+pub(crate) mod frontmatter;
+pub(crate) mod markdown;
 pub mod patch;
-pub mod yaml_list;
+pub(crate) mod yaml_list;

@@ -13,7 +13,7 @@ const HEADER: &str = "diff --git ";
 /// first appearance.
 ///
 /// ```
-/// use rule_fairy_engine::syntax::patch::changed_paths;
+/// use rule_fairy_engine::patch::changed_paths;
 /// let patch = "diff --git a/src/a b/x.ts b/src/a b/x.ts\n\
 ///              diff --git \"a/caf\\303\\251.md\" \"b/caf\\303\\251.md\"\n";
 /// assert_eq!(changed_paths(patch), vec!["src/a b/x.ts", "café.md"]);
@@ -136,7 +136,7 @@ fn last_quoted(body: &str) -> Option<&str> {
 /// characters of the same path agree once the bytes are read back.
 ///
 /// ```
-/// use rule_fairy_engine::syntax::patch::unquote;
+/// use rule_fairy_engine::patch::unquote;
 /// assert_eq!(unquote(r#"src/f\303\244\"x\\y\tz"#), "src/fä\"x\\y\tz");
 /// ```
 pub fn unquote(quoted: &str) -> String {

@@ -5,13 +5,13 @@
 
 use std::path::PathBuf;
 
-pub use rule_fairy_test_support::{Project, NO_EVAL};
+pub(crate) use rule_fairy_test_support::{Project, NO_EVAL};
 
-pub fn paths(list: &[&str]) -> Vec<PathBuf> {
+pub(crate) fn paths(list: &[&str]) -> Vec<PathBuf> {
     list.iter().map(PathBuf::from).collect()
 }
 
-pub const NO_CONSOLE_WARNING: &str = "id: no-console
+pub(crate) const NO_CONSOLE_WARNING: &str = "id: no-console
 language: TypeScript
 severity: warning
 message: Use the logger.

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 /// How long one request may take before the server counts as stuck.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
 
-pub struct AppServer {
+pub(super) struct AppServer {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -23,7 +23,7 @@ pub struct AppServer {
 
 impl AppServer {
     /// Starts `<codex> app-server` and completes the handshake.
-    pub fn start(codex: &Path) -> Result<AppServer, String> {
+    pub(super) fn start(codex: &Path) -> Result<AppServer, String> {
         let mut child = Command::new(codex)
             .arg("app-server")
             .stdin(Stdio::piped())
@@ -63,7 +63,7 @@ impl AppServer {
     }
 
     /// Sends a request and returns its `result`, or the server's error.
-    pub fn call(&mut self, method: &str, params: Value) -> Result<Value, String> {
+    pub(super) fn call(&mut self, method: &str, params: Value) -> Result<Value, String> {
         self.next_id += 1;
         let id = self.next_id;
         self.send(&json!({"id": id, "method": method, "params": params}))?;

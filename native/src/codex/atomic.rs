@@ -13,7 +13,7 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// which the state cleanup removes if a writer dies before the rename) and
 /// renames it over `path`. No fsync: the state is a cache of what was
 /// delivered, and a crash that loses it only means a rule is sent again.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -21,8 +21,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .unwrap_or_default();
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
+        .map_or(0, |d| d.subsec_nanos());
     let unique = format!(
         "{}-{nanos}-{}",
         std::process::id(),

@@ -5,19 +5,20 @@
 
 use std::path::{Path, PathBuf};
 
-use rule_fairy_engine::base::paths;
-use rule_fairy_engine::matching::project::project_relative_path;
+use rule_fairy_engine::paths;
+use rule_fairy_engine::project_relative_path;
 
 use crate::stdfs::StdFs;
 
 /// `path` as written by the tool, relative to `project_root`'s checkout
 /// position. `session_dir` and `project_root` are absolute.
-pub fn project_relative(project_root: &str, session_dir: &str, path: &str) -> String {
+pub(super) fn project_relative(project_root: &str, session_dir: &str, path: &str) -> String {
     let absolute = paths::normalize_lexically(&paths::join(session_dir, path));
     let file = real_path_of_maybe_missing(Path::new(&absolute));
-    let root = std::fs::canonicalize(project_root)
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_else(|_| project_root.to_string());
+    let root = std::fs::canonicalize(project_root).map_or_else(
+        |_| project_root.to_string(),
+        |p| p.to_string_lossy().into_owned(),
+    );
     project_relative_path(&StdFs, &root, &file)
 }
 

@@ -4,14 +4,14 @@
 //! engine's (`hosts::failure`, behaviour §4.7), the same as Claude Code's;
 //! the entry carries no `injected` marker, so it never reads as a delivery.
 
-use rule_fairy_engine::hosts::failure::{delivery_failed, failure_summary};
-use rule_fairy_engine::matching::event::EventKind as Kind;
+use rule_fairy_engine::EventKind as Kind;
+use rule_fairy_engine::{delivery_failed, failure_summary};
 
 use super::output::HookOutput;
 
 /// The output for a failed delivery; `detail` names the file and line
 /// where there is one. Also printed on standard error by the caller.
-pub fn output(kind: Kind, detail: &str) -> HookOutput {
+pub(super) fn output(kind: Kind, detail: &str) -> HookOutput {
     let context = delivery_failed(kind.name(), "failed", detail);
     HookOutput::context(kind, context).with_problems(&[failure_summary(
         kind.name(),

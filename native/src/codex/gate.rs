@@ -4,15 +4,15 @@
 //! not block every write: the engine tells it once per session, and
 //! `gate scan`, the scan of record, fails closed on it.
 
-use rule_fairy_engine::hosts::gate_check::GateRun;
-use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::gate_check::GateRun;
+use rule_fairy_engine::Project;
 
 /// Checks the files a tool wrote (as it named them, relative to the
 /// session directory): the entry carrying every finding, or why the check
 /// could not run. A build without the gate finds nothing.
 #[cfg(feature = "gate")]
-pub fn check(project: &Project, session_dir: &str, written: &[String]) -> GateRun {
-    use rule_fairy_engine::render::labels;
+pub(super) fn check(project: &Project, session_dir: &str, written: &[String]) -> GateRun {
+    use rule_fairy_engine::labels;
     use std::path::{Path, PathBuf};
     let files: Vec<PathBuf> = written
         .iter()
@@ -21,7 +21,7 @@ pub fn check(project: &Project, session_dir: &str, written: &[String]) -> GateRu
     match rule_fairy_gate::check_files(Path::new(&project.root), &files) {
         Ok(found) if found.is_empty() => GateRun::Clean,
         Ok(found) => {
-            let found: Vec<String> = found.iter().map(|f| f.human()).collect();
+            let found: Vec<String> = found.iter().map(rule_fairy_gate::Finding::human).collect();
             GateRun::Found(labels::gate_findings(&found))
         }
         Err(e) => GateRun::Failed(e.to_string()),

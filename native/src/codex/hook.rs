@@ -3,12 +3,12 @@
 //! and the saved state, the transcript, git, the clock) and carries the
 //! answer out (the output Codex reads, the saved state).
 
-use rule_fairy_engine::hosts::codex::hook::{decide, Answer, Delivered, Host};
-use rule_fairy_engine::hosts::codex::state::{Metrics, SessionState};
-use rule_fairy_engine::hosts::gate_check::GateRun;
-use rule_fairy_engine::matching::event::Event;
-use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::codex::{decide, Answer, Delivered, Host};
+use rule_fairy_engine::codex::{Metrics, SessionState};
+use rule_fairy_engine::gate_check::GateRun;
 use rule_fairy_engine::Error;
+use rule_fairy_engine::Event;
+use rule_fairy_engine::Project;
 
 use super::input::HookInput;
 use super::output::HookOutput;
@@ -59,7 +59,7 @@ impl Host for Session<'_> {
 
 /// Decides `event` with the engine and carries the answer out. `gate` is
 /// the check of the files an edit tool wrote.
-pub fn run(
+pub(super) fn run(
     input: &HookInput,
     project: &Project,
     session: SessionId,

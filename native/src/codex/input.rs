@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 #[derive(Debug, Default, Deserialize)]
-pub struct HookInput {
+pub(super) struct HookInput {
     pub session_id: Option<String>,
     /// The rollout file; `null` when the session runs with `--ephemeral`.
     pub transcript_path: Option<String>,
@@ -22,10 +22,10 @@ pub struct HookInput {
 }
 
 /// Why the input could not be used; printed on standard error.
-pub type InputError = String;
+pub(super) type InputError = String;
 
 /// Parses standard input. `Ok(None)` for blank input (nothing to do).
-pub fn parse(bytes: &[u8]) -> Result<Option<HookInput>, InputError> {
+pub(super) fn parse(bytes: &[u8]) -> Result<Option<HookInput>, InputError> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
@@ -46,7 +46,10 @@ pub fn parse(bytes: &[u8]) -> Result<Option<HookInput>, InputError> {
 
 impl HookInput {
     /// A field the hook needs, or the error naming it.
-    pub fn required<'a>(field: &'a Option<String>, name: &str) -> Result<&'a str, InputError> {
+    pub(super) fn required<'a>(
+        field: &'a Option<String>,
+        name: &str,
+    ) -> Result<&'a str, InputError> {
         field
             .as_deref()
             .ok_or_else(|| format!("the hook input has no `{name}`, so there is nothing to do"))

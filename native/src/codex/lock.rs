@@ -31,7 +31,7 @@ fn held() -> &'static Held {
 
 /// Holds the lock until dropped. Lock files are never deleted: removing
 /// one while another process waits on it would let two holders in.
-pub struct SessionLock {
+pub(super) struct SessionLock {
     path: PathBuf,
     _file: File,
 }
@@ -39,12 +39,18 @@ pub struct SessionLock {
 impl SessionLock {
     /// Blocks until this thread holds the lock at `path` (created if
     /// missing, with its directory).
-    pub fn acquire(path: &Path) -> io::Result<SessionLock> {
+    pub(super) fn acquire(path: &Path) -> io::Result<SessionLock> {
         {
             let held = held();
-            let mut paths = held.paths.lock().unwrap_or_else(|e| e.into_inner());
+            let mut paths = held
+                .paths
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             while paths.contains(path) {
-                paths = held.released.wait(paths).unwrap_or_else(|e| e.into_inner());
+                paths = held
+                    .released
+                    .wait(paths)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
             }
             paths.insert(path.to_path_buf());
         }
@@ -77,7 +83,10 @@ fn open_and_lock(path: &Path) -> io::Result<File> {
 
 fn release(path: &Path) {
     let held = held();
-    let mut paths = held.paths.lock().unwrap_or_else(|e| e.into_inner());
+    let mut paths = held
+        .paths
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     paths.remove(path);
     held.released.notify_all();
 }

@@ -32,8 +32,8 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use rule_fairy_engine::matching::event::EventKind;
-use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::EventKind;
+use rule_fairy_engine::Project;
 
 use crate::commands::explain::located;
 use crate::location::project_root;
@@ -43,7 +43,7 @@ use output::HookOutput;
 use session_id::SessionId;
 
 #[derive(Args)]
-pub struct CodexArgs {
+pub(crate) struct CodexArgs {
     #[command(subcommand)]
     command: CodexCommand,
 }
@@ -70,7 +70,7 @@ enum Outcome {
     Refused(String),
 }
 
-pub fn run(args: &CodexArgs) -> ExitCode {
+pub(crate) fn run(args: &CodexArgs) -> ExitCode {
     let hook = match &args.command {
         CodexCommand::Trust(trust) => return trust::run(trust),
         CodexCommand::Prompt => prompt::run,
@@ -143,7 +143,7 @@ fn problems(project: &Project, errors: &[rule_fairy_engine::Error]) -> Vec<Strin
 /// The facts Codex reports for rule conditions: the turn's model and a
 /// subagent's type; the rest comes from the machine and git. Codex lists no
 /// tools to a hook, so a `tools` condition never holds here.
-fn facts(input: &HookInput, project: &Project) -> rule_fairy_engine::matching::facts::Facts {
+fn facts(input: &HookInput, project: &Project) -> rule_fairy_engine::Facts {
     crate::facts::host_facts(project, input.model.clone(), input.agent_type.clone(), None)
 }
 

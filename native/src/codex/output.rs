@@ -4,13 +4,13 @@
 //! the output is built from these types only, never by hand, and nothing
 //! else is written to standard output.
 
-use rule_fairy_engine::matching::event::EventKind;
+use rule_fairy_engine::EventKind;
 use serde::Serialize;
 
 /// The Codex hook event that answers an event of `kind`: `UserPromptSubmit`
 /// a prompt, `PostToolUse` an edit tool's or a shell command's result,
 /// `SessionStart` a session start.
-pub fn hook_event_name(kind: EventKind) -> &'static str {
+pub(super) fn hook_event_name(kind: EventKind) -> &'static str {
     match kind {
         EventKind::Prompt => "UserPromptSubmit",
         EventKind::Edit | EventKind::Shell => "PostToolUse",
@@ -24,7 +24,7 @@ pub fn hook_event_name(kind: EventKind) -> &'static str {
 /// on Codex 0.169, it would only hide the tool's real result.
 #[derive(Debug, Default, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
-pub struct HookOutput {
+pub(super) struct HookOutput {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub system_message: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -33,13 +33,13 @@ pub struct HookOutput {
 
 #[derive(Debug, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
-pub struct SpecificOutput {
+pub(super) struct SpecificOutput {
     pub hook_event_name: &'static str,
     pub additional_context: String,
 }
 
 impl HookOutput {
-    pub fn context(kind: EventKind, text: String) -> HookOutput {
+    pub(super) fn context(kind: EventKind, text: String) -> HookOutput {
         HookOutput {
             system_message: None,
             hook_specific_output: Some(SpecificOutput {
@@ -51,13 +51,17 @@ impl HookOutput {
 
     /// `output` with `text` after its context, a blank line between; or
     /// `text` alone.
-    pub fn appended(output: Option<HookOutput>, kind: EventKind, text: String) -> HookOutput {
+    pub(super) fn appended(
+        output: Option<HookOutput>,
+        kind: EventKind,
+        text: String,
+    ) -> HookOutput {
         let Some(mut output) = output else {
             return HookOutput::context(kind, text);
         };
         match output.hook_specific_output.as_mut() {
             Some(specific) => {
-                specific.additional_context = format!("{}\n\n{text}", specific.additional_context)
+                specific.additional_context = format!("{}\n\n{text}", specific.additional_context);
             }
             None => return HookOutput::context(kind, text),
         }
@@ -65,7 +69,7 @@ impl HookOutput {
     }
 
     /// Adds problems for the person to see; several are joined by lines.
-    pub fn with_problems(mut self, problems: &[String]) -> HookOutput {
+    pub(super) fn with_problems(mut self, problems: &[String]) -> HookOutput {
         if !problems.is_empty() {
             let mut lines: Vec<String> = self.system_message.take().into_iter().collect();
             lines.extend(problems.iter().map(|p| format!("Rule Fairy: {p}")));
@@ -74,7 +78,7 @@ impl HookOutput {
         self
     }
 
-    pub fn to_json(&self) -> String {
+    pub(super) fn to_json(&self) -> String {
         serde_json::to_string(self).expect("hook outputs serialise")
     }
 }

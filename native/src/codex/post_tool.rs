@@ -6,8 +6,8 @@
 //! (`hosts::codex::hook`); this gathers the edited paths and the gate's
 //! check of the written files.
 
-use rule_fairy_engine::hosts::gate_check::GateRun;
-use rule_fairy_engine::matching::event::{Event, EventKind};
+use rule_fairy_engine::gate_check::GateRun;
+use rule_fairy_engine::{Event, EventKind};
 use serde_json::Value;
 
 use super::edited_path::project_relative;
@@ -21,7 +21,7 @@ use super::{failed, hook, load_project, session_of, Outcome};
 /// called it (`exec_command`, `shell`).
 const SHELL_TOOL: &str = "Bash";
 
-pub fn run(input: &HookInput) -> Outcome {
+pub(super) fn run(input: &HookInput) -> Outcome {
     let checked = session_of(input).and_then(|session| {
         let tool = HookInput::required(&input.tool_name, "tool_name")?;
         let tool_input = input

@@ -3,13 +3,13 @@
 //! hook on, the first prompt also starts the session's shell check. The
 //! engine decides (`hosts::codex::hook`); this gathers the prompt.
 
-use rule_fairy_engine::hosts::gate_check::GateRun;
-use rule_fairy_engine::matching::event::{Event, EventKind};
+use rule_fairy_engine::gate_check::GateRun;
+use rule_fairy_engine::{Event, EventKind};
 
 use super::input::HookInput;
 use super::{failed, hook, load_project, session_of, Outcome};
 
-pub fn run(input: &HookInput) -> Outcome {
+pub(super) fn run(input: &HookInput) -> Outcome {
     let (session, prompt) = match session_of(input)
         .and_then(|s| HookInput::required(&input.prompt, "prompt").map(|p| (s, p)))
     {

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rule_fairy_engine::hosts::codex::state::{Metrics, SessionState};
+use rule_fairy_engine::codex::{Metrics, SessionState};
 
 use super::lock::SessionLock;
 use super::note;
@@ -15,7 +15,7 @@ use super::session_id::SessionId;
 use super::state_dir::StateDir;
 use super::transcript_file;
 
-pub struct OpenSession {
+pub(super) struct OpenSession {
     dir: StateDir,
     id: SessionId,
     transcript: Option<PathBuf>,
@@ -24,17 +24,16 @@ pub struct OpenSession {
 }
 
 /// Milliseconds since the epoch.
-pub fn now_ms() -> i64 {
+pub(super) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 impl OpenSession {
     /// Locks the session of the project at `root` (a real path).
     /// `transcript` is the hook input's `transcript_path`.
-    pub fn open(
+    pub(super) fn open(
         root: &str,
         id: SessionId,
         transcript: Option<&str>,
@@ -70,7 +69,7 @@ impl OpenSession {
     /// The transcript's metrics, moving `state`'s scan cursor; `None`
     /// without a readable transcript (a session run with `--ephemeral` has
     /// none).
-    pub fn transcript_metrics(&self, state: &mut SessionState) -> Option<Metrics> {
+    pub(super) fn transcript_metrics(&self, state: &mut SessionState) -> Option<Metrics> {
         let path = self.transcript.as_ref()?;
         match transcript_file::scan(path, state.transcript_scan) {
             Ok(scanned) => {
@@ -99,7 +98,7 @@ impl OpenSession {
 
     /// Saves the state and releases the lock. Old session files are
     /// removed after the save, as every save does.
-    pub fn close(mut self) -> Result<(), String> {
+    pub(super) fn close(mut self) -> Result<(), String> {
         self.state.saved_at_ms = Some(now_ms());
         let saved = self.dir.save(&self.id, &self.state).map_err(|e| {
             format!(

@@ -4,14 +4,14 @@
 
 use std::fmt;
 
-use rule_fairy_engine::hosts::session_id::session_id_problem;
+use rule_fairy_engine::session_id_problem;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SessionId(String);
+pub(super) struct SessionId(String);
 
 impl SessionId {
     /// The id, or why it cannot name a file.
-    pub fn parse(id: &str) -> Result<SessionId, String> {
+    pub(super) fn parse(id: &str) -> Result<SessionId, String> {
         let problem = session_id_problem(id);
         match problem {
             Some(problem) => Err(format!(

@@ -6,13 +6,13 @@
 //! next event that selects them. The engine decides
 //! (`hosts::codex::hook`); this gathers whether the session was compacted.
 
-use rule_fairy_engine::hosts::gate_check::GateRun;
-use rule_fairy_engine::matching::event::{Event, EventKind};
+use rule_fairy_engine::gate_check::GateRun;
+use rule_fairy_engine::{Event, EventKind};
 
 use super::input::HookInput;
 use super::{failed, hook, load_project, session_of, Outcome};
 
-pub fn run(input: &HookInput) -> Outcome {
+pub(super) fn run(input: &HookInput) -> Outcome {
     let session = match session_of(input) {
         Ok(session) => session,
         Err(problem) => return Outcome::Refused(problem),

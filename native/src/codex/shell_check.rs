@@ -7,14 +7,14 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::Command;
 
-use rule_fairy_engine::hosts::shell::{
+use rule_fairy_engine::shell::{
     candidate_paths, changed_since, parse_porcelain, project_paths, toplevel,
 };
 
 /// Project-relative paths changed at or after `marker_ms`, sorted. Outside
 /// git, none. A git failure is an error, and the caller then saves no new
 /// marker, so the next check covers the same window.
-pub fn changed_paths(project_root: &str, marker_ms: i64) -> Result<Vec<String>, String> {
+pub(super) fn changed_paths(project_root: &str, marker_ms: i64) -> Result<Vec<String>, String> {
     let top = git(project_root, &["rev-parse", "--show-toplevel"], &[0, 128])?;
     let Some(top) = toplevel(&String::from_utf8_lossy(&top)).map(str::to_string) else {
         return Ok(Vec::new());

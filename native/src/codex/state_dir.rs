@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use rule_fairy_engine::hosts::codex::state::SessionState;
+use rule_fairy_engine::codex::SessionState;
 
 use super::atomic::write_atomic;
 use super::lock::SessionLock;
@@ -16,32 +16,32 @@ use super::session_id::SessionId;
 
 /// Session files untouched this long are removed: Codex sessions are
 /// rarely resumed after that, and a resumed one only gets its rules again.
-pub const STATE_TTL: Duration = Duration::from_secs(4 * 60 * 60);
+pub(super) const STATE_TTL: Duration = Duration::from_secs(4 * 60 * 60);
 
-pub struct StateDir {
+pub(super) struct StateDir {
     path: PathBuf,
 }
 
 /// A session's state as read, and a note for standard error when the file
 /// could not be used.
-pub struct Loaded {
+pub(super) struct Loaded {
     pub state: SessionState,
     pub note: Option<String>,
 }
 
 impl StateDir {
-    pub fn of_project(root: &Path) -> StateDir {
+    pub(super) fn of_project(root: &Path) -> StateDir {
         StateDir {
             path: root.join(".rule-fairy").join("codex"),
         }
     }
 
-    pub fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Creates the directory and its `.gitignore` when missing.
-    pub fn prepare(&self) -> io::Result<()> {
+    pub(super) fn prepare(&self) -> io::Result<()> {
         fs::create_dir_all(&self.path)?;
         let ignore = self.path.join(".gitignore");
         if !ignore.exists() {
@@ -50,7 +50,7 @@ impl StateDir {
         Ok(())
     }
 
-    pub fn lock(&self, session: &SessionId) -> io::Result<SessionLock> {
+    pub(super) fn lock(&self, session: &SessionId) -> io::Result<SessionLock> {
         SessionLock::acquire(&self.path.join("locks").join(format!("{session}.lock")))
     }
 
@@ -61,7 +61,7 @@ impl StateDir {
     /// The session's state; a missing file is a fresh session. A file that
     /// cannot be read or parsed is replaced by a fresh state on the next
     /// save, with a note: the worst outcome is rules delivered again.
-    pub fn load(&self, session: &SessionId) -> Loaded {
+    pub(super) fn load(&self, session: &SessionId) -> Loaded {
         let file = self.session_file(session);
         let problem = match fs::read(&file) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -85,7 +85,7 @@ impl StateDir {
         }
     }
 
-    pub fn save(&self, session: &SessionId, state: &SessionState) -> io::Result<()> {
+    pub(super) fn save(&self, session: &SessionId, state: &SessionState) -> io::Result<()> {
         let json = serde_json::to_vec(state).expect("session states serialise");
         write_atomic(&self.session_file(session), &json)
     }
@@ -94,7 +94,7 @@ impl StateDir {
     /// anywhere below the directory, without following links out of it.
     /// Lock files and `plugin-root` stay. Errors are ignored: another hook
     /// may be removing the same file.
-    pub fn clean_up(&self, now: SystemTime) {
+    pub(super) fn clean_up(&self, now: SystemTime) {
         remove_old(&self.path, now);
     }
 
@@ -102,7 +102,7 @@ impl StateDir {
     /// the project's own review skill to find the plugin's scripts. Written
     /// only when the content differs, so its modification time says when
     /// the plugin moved.
-    pub fn record_plugin_root(&self, plugin_root: &str) -> io::Result<()> {
+    pub(super) fn record_plugin_root(&self, plugin_root: &str) -> io::Result<()> {
         let file = self.path.join("plugin-root");
         let content = format!("{plugin_root}\n");
         if fs::read(&file).ok().as_deref() == Some(content.as_bytes()) {

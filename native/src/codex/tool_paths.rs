@@ -15,7 +15,7 @@ const PATCH_HEADERS: [&str; 4] = [
 
 /// The paths as written, in the order the input names them, each once. A
 /// move names its source and its destination, so the rules of both apply.
-pub fn edited_paths(tool_input: &Value) -> Vec<String> {
+pub(super) fn edited_paths(tool_input: &Value) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     let mut add = |path: &str| {
         let path = path.trim();
@@ -39,7 +39,7 @@ pub fn edited_paths(tool_input: &Value) -> Vec<String> {
 }
 
 /// The file names of an apply_patch text's headers, in order.
-pub fn patch_paths(patch: &str) -> impl Iterator<Item = &str> {
+pub(super) fn patch_paths(patch: &str) -> impl Iterator<Item = &str> {
     patch.lines().filter_map(|line| {
         PATCH_HEADERS
             .iter()

@@ -6,14 +6,14 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 
-use rule_fairy_engine::hosts::codex::transcript::{advance, resume, ScanCursor};
+use rule_fairy_engine::codex::{advance, resume, ScanCursor};
 
 /// Bytes read per call. A line longer than this simply spans chunks.
 const CHUNK: usize = 1 << 20;
 
 /// The transcript's size and the cursor after reading what was appended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Scanned {
+pub(super) struct Scanned {
     pub size: u64,
     pub cursor: ScanCursor,
     /// The file was shorter than what was read before, and was read again
@@ -23,7 +23,7 @@ pub struct Scanned {
 
 /// Scans `path` from `cursor` to the size it had when opened (what Codex
 /// appends meanwhile is for the next event).
-pub fn scan(path: &Path, cursor: ScanCursor) -> io::Result<Scanned> {
+pub(super) fn scan(path: &Path, cursor: ScanCursor) -> io::Result<Scanned> {
     let mut file = File::open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {

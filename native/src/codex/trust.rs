@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 use super::app_server::AppServer;
 
 #[derive(Args)]
-pub struct TrustArgs {
+pub(super) struct TrustArgs {
     /// The Codex program.
     #[arg(long, value_name = "PROGRAM", default_value = "codex")]
     codex: PathBuf,
@@ -28,7 +28,7 @@ pub struct TrustArgs {
     plugin: String,
 }
 
-pub fn run(args: &TrustArgs) -> ExitCode {
+pub(super) fn run(args: &TrustArgs) -> ExitCode {
     match trust(args) {
         Ok(lines) => {
             for line in lines {

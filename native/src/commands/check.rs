@@ -2,14 +2,14 @@
 
 use std::process::ExitCode;
 
-use rule_fairy_engine::base::finding::Severity;
-use rule_fairy_engine::check::{check_project, Report};
+use rule_fairy_engine::Severity;
+use rule_fairy_engine::{check_project, Report};
 
 use crate::location::{display_path, project_root};
 use crate::stdfs::StdFs;
 use crate::CheckArgs;
 
-pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
+pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
     let mut report = check_project(&StdFs, &root);
     for finding in &mut report.findings {
@@ -44,7 +44,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode, String> {
 /// coverage, for people and for `--json`, and whether it failed to load.
 /// Empty when the project has no gate rules or the build has no gate.
 #[derive(Default)]
-pub struct GateListing {
+pub(crate) struct GateListing {
     pub text: String,
     pub json: Option<serde_json::Value>,
     pub error: bool,

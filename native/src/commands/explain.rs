@@ -2,18 +2,18 @@
 
 use std::process::ExitCode;
 
-use rule_fairy_engine::delivery::frames::FrameLimits;
-use rule_fairy_engine::delivery::preview::{preview, Hosts};
-use rule_fairy_engine::matching::describe::{describe, describe_condition};
-use rule_fairy_engine::matching::event::{Event, EventKind as Fired, Query};
-use rule_fairy_engine::matching::explain::{Explanation, FiredRule};
-use rule_fairy_engine::matching::project::Project;
+use rule_fairy_engine::FrameLimits;
+use rule_fairy_engine::Project;
+use rule_fairy_engine::{describe, describe_condition};
+use rule_fairy_engine::{preview, Hosts};
+use rule_fairy_engine::{Event, EventKind as Fired, Query};
+use rule_fairy_engine::{Explanation, FiredRule};
 
 use crate::location::{display_path, event_path, project_root};
 use crate::stdfs::StdFs;
 use crate::{ExplainArgs, RenderHost};
 
-pub fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
+pub(crate) fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
     let project = Project::load(&StdFs, &root).map_err(|e| located(&root, &e))?;
     let facts = args.facts.facts(&project);
@@ -44,7 +44,9 @@ pub fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
                 failed = true;
             }
             None => {
-                eprintln!("rule-fairy: no rule fires for this event, so nothing would be delivered")
+                eprintln!(
+                    "rule-fairy: no rule fires for this event, so nothing would be delivered"
+                );
             }
         },
         None if args.json => println!(
@@ -73,7 +75,7 @@ pub fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     })
 }
 
-pub fn located(root: &str, error: &rule_fairy_engine::Error) -> String {
+pub(crate) fn located(root: &str, error: &rule_fairy_engine::Error) -> String {
     match &error.place {
         Some(place) => format!("{}: {}", display_path(root, &place.to_string()), error.kind),
         None => error.kind.to_string(),

@@ -1,3 +1,3 @@
-pub mod check;
-pub mod explain;
-pub mod render;
+pub(crate) mod check;
+pub(crate) mod explain;
+pub(crate) mod render;

@@ -1,14 +1,18 @@
 //! `rule-fairy explain --render`: the delivery itself, exactly as a host
 //! would carry it.
 
-use rule_fairy_engine::delivery::preview::{ClaudePreview, Preview};
+use rule_fairy_engine::{ClaudePreview, Preview};
 
 use super::explain::located;
 use crate::RenderHost;
 
 /// The delivery text for `host`, or the error that stopped it. `None` when
 /// no rule fired, so nothing would be delivered.
-pub fn render(root: &str, preview: &Preview, host: RenderHost) -> Option<Result<String, String>> {
+pub(crate) fn render(
+    root: &str,
+    preview: &Preview,
+    host: RenderHost,
+) -> Option<Result<String, String>> {
     let error = |e: &rule_fairy_engine::Error| located(root, e);
     match host {
         RenderHost::Codex => {

@@ -3,14 +3,14 @@
 
 use std::path::Path;
 
-use rule_fairy_engine::config::Config;
+use rule_fairy_engine::Config;
 use rule_fairy_gate::Gate;
 use serde_json::{json, Value};
 
 use crate::commands::check::GateListing as Listing;
 use crate::stdfs::StdFs;
 
-pub fn for_check(root: &str) -> Listing {
+pub(crate) fn for_check(root: &str) -> Listing {
     // A `:gate` the configuration rejects is already among the engine's
     // findings; saying it twice would only add noise.
     if Config::load(&StdFs, root)

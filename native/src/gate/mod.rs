@@ -13,11 +13,11 @@ use rule_fairy_gate::{Gate, GateError};
 
 use crate::location::project_root;
 
-pub mod listing;
+pub(crate) mod listing;
 mod report;
 
 #[derive(Args)]
-pub struct GateArgs {
+pub(crate) struct GateArgs {
     #[command(subcommand)]
     command: GateCommand,
 }
@@ -75,9 +75,9 @@ struct TestArgs {
 
 /// The engine reads the status back when a host runs `gate check` as a
 /// process.
-const CANNOT_RUN: u8 = rule_fairy_engine::hosts::gate_check::CANNOT_RUN as u8;
+const CANNOT_RUN: u8 = rule_fairy_engine::gate_check::CANNOT_RUN as u8;
 
-pub fn run(args: &GateArgs) -> ExitCode {
+pub(crate) fn run(args: &GateArgs) -> ExitCode {
     let result = match &args.command {
         GateCommand::Scan(scan) => run_scan(scan),
         GateCommand::Check(check) => run_check(check),
@@ -89,7 +89,7 @@ pub fn run(args: &GateArgs) -> ExitCode {
             eprintln!("rule-fairy gate: {message}");
             eprintln!(
                 "rule-fairy gate: {}",
-                rule_fairy_engine::hosts::gate_check::NOTHING_JUDGED
+                rule_fairy_engine::gate_check::NOTHING_JUDGED
             );
             ExitCode::from(CANNOT_RUN)
         }

@@ -9,7 +9,7 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// Each finding, then a blank line between findings.
-pub fn human(findings: &[Finding]) -> String {
+pub(super) fn human(findings: &[Finding]) -> String {
     findings
         .iter()
         .map(Finding::human)
@@ -18,14 +18,14 @@ pub fn human(findings: &[Finding]) -> String {
 }
 
 /// One JSON object per line, per finding.
-pub fn json_lines(findings: &[Finding]) -> String {
+pub(super) fn json_lines(findings: &[Finding]) -> String {
     findings
         .iter()
         .map(|f| serde_json::to_string(f).expect("findings serialise") + "\n")
         .collect()
 }
 
-pub fn scan_summary(gate: &Gate, scan: &ScanReport) -> String {
+pub(super) fn scan_summary(gate: &Gate, scan: &ScanReport) -> String {
     if gate.rules().is_empty() {
         return "No gate rules in this project (sgconfig.yml, .kairoku/rules, :gate in rule-fairy.edn): nothing to check.".to_string();
     }
@@ -48,7 +48,7 @@ fn indented(code: &str) -> String {
         .collect()
 }
 
-pub fn tests(gate: &Gate, report: &TestReport) -> String {
+pub(super) fn tests(gate: &Gate, report: &TestReport) -> String {
     let mut out = String::new();
     for failure in &report.failures {
         let (word, kind, why) = match failure.failure {

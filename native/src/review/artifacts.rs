@@ -10,7 +10,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(super) enum Mode {
     Diff,
     Plan,
 }
@@ -24,28 +24,28 @@ impl Mode {
     }
 }
 
-pub struct ReviewDir {
+pub(super) struct ReviewDir {
     root: PathBuf,
     dir: PathBuf,
 }
 
 impl ReviewDir {
-    pub fn new(project: &Path, mode: Mode) -> ReviewDir {
+    pub(super) fn new(project: &Path, mode: Mode) -> ReviewDir {
         let root = project.join(".rule-fairy").join("review");
         let dir = root.join(mode.name());
         ReviewDir { root, dir }
     }
 
-    pub fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         &self.dir
     }
 
-    pub fn file(&self, name: &str) -> PathBuf {
+    pub(super) fn file(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
 
     /// Creates the directory and the review root's `.gitignore`.
-    pub fn prepare(&self) -> Result<(), String> {
+    pub(super) fn prepare(&self) -> Result<(), String> {
         fs::create_dir_all(&self.dir).map_err(|e| failed("create", &self.dir, e))?;
         let ignore = self.root.join(".gitignore");
         if !ignore.exists() {
@@ -56,7 +56,7 @@ impl ReviewDir {
 
     /// Deletes the directory. A link inside is removed, never followed; so
     /// is the directory itself when it is a link. Nothing there is fine.
-    pub fn clean(&self) -> Result<(), String> {
+    pub(super) fn clean(&self) -> Result<(), String> {
         let result = match fs::symlink_metadata(&self.dir) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
             Ok(meta) if meta.is_dir() => fs::remove_dir_all(&self.dir),
@@ -66,14 +66,14 @@ impl ReviewDir {
     }
 
     /// Writes one artifact.
-    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
+    pub(super) fn write(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
         let file = self.file(name);
         fs::write(&file, bytes).map_err(|e| failed("write", &file, e))?;
         Ok(file)
     }
 
     /// Removes one artifact when it is there.
-    pub fn remove(&self, name: &str) -> Result<(), String> {
+    pub(super) fn remove(&self, name: &str) -> Result<(), String> {
         let file = self.file(name);
         match fs::remove_file(&file) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => Err(failed("remove", &file, e)),

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rule_fairy_engine::syntax::patch;
+use rule_fairy_engine::patch;
 
 use super::artifacts::{Mode, ReviewDir};
 use super::meta::{read_diff_meta, to_json};
@@ -13,7 +13,7 @@ use super::revision::rules_revision;
 use super::{build_bundle, load_project};
 
 /// Reads `[--patch <file>]`.
-pub fn parse(args: &[String]) -> Result<Option<PathBuf>, String> {
+pub(super) fn parse(args: &[String]) -> Result<Option<PathBuf>, String> {
     let mut patch = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
@@ -28,7 +28,7 @@ pub fn parse(args: &[String]) -> Result<Option<PathBuf>, String> {
     Ok(patch)
 }
 
-pub fn bundle(root: &str, patch_file: Option<PathBuf>) -> Result<String, String> {
+pub(super) fn bundle(root: &str, patch_file: Option<PathBuf>) -> Result<String, String> {
     let review = ReviewDir::new(Path::new(root), Mode::Diff);
     let file = patch_file.unwrap_or_else(|| review.file("patch.diff"));
     if !file.is_file() {

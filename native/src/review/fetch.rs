@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use rule_fairy_engine::config::Config;
-use rule_fairy_engine::syntax::patch;
+use rule_fairy_engine::patch;
+use rule_fairy_engine::Config;
 use serde_json::Value;
 
 use super::artifacts::{Mode, ReviewDir};
@@ -16,7 +16,7 @@ use super::working_tree;
 use crate::stdfs::StdFs;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
+pub(super) enum Source {
     Pr { number: String, checkout: bool },
     Local,
     Base(String),
@@ -24,7 +24,7 @@ pub enum Source {
 
 /// Reads the arguments left to right (behaviour §6.1). Nothing is created
 /// before they are all valid.
-pub fn parse(args: &[String]) -> Result<Source, String> {
+pub(super) fn parse(args: &[String]) -> Result<Source, String> {
     let mut source: Option<Source> = None;
     let mut checkout = false;
     let mut rest = args.iter();
@@ -72,7 +72,7 @@ fn only_one() -> String {
 
 /// Fetches, then replaces the diff review's artifacts. Returns the line to
 /// print.
-pub fn fetch(root: &str, source: &Source) -> Result<String, String> {
+pub(super) fn fetch(root: &str, source: &Source) -> Result<String, String> {
     let dir = Path::new(root);
     let config = Config::load(&StdFs, root).map_err(|e| e.to_string())?;
     let (patch, mut meta) = match source {
@@ -100,7 +100,7 @@ pub fn fetch(root: &str, source: &Source) -> Result<String, String> {
     let text = String::from_utf8_lossy(&patch);
     meta.changed_paths = patch::changed_paths(&text);
     meta.rules = rules_revision(root, &config, &[])?;
-    let lines = rule_fairy_engine::base::text::lines(&text).len();
+    let lines = rule_fairy_engine::text::lines(&text).len();
 
     let review = ReviewDir::new(dir, Mode::Diff);
     review.clean()?;
@@ -218,7 +218,7 @@ mod tests {
     use super::*;
 
     fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
+        list.iter().map(std::string::ToString::to_string).collect()
     }
 
     #[test]

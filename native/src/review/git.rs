@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// One external command: program, arguments, extra environment, input.
-pub struct Run<'a> {
+pub(super) struct Run<'a> {
     program: &'a str,
     args: Vec<String>,
     env: Vec<(&'a str, String)>,
@@ -15,11 +15,11 @@ pub struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    pub fn git<S: AsRef<str>>(args: &[S]) -> Run<'a> {
+    pub(super) fn git<S: AsRef<str>>(args: &[S]) -> Run<'a> {
         Run::new("git", args)
     }
 
-    pub fn gh<S: AsRef<str>>(args: &[S]) -> Run<'a> {
+    pub(super) fn gh<S: AsRef<str>>(args: &[S]) -> Run<'a> {
         Run::new("gh", args)
     }
 
@@ -32,12 +32,12 @@ impl<'a> Run<'a> {
         }
     }
 
-    pub fn env(mut self, key: &'a str, value: impl Into<String>) -> Self {
+    pub(super) fn env(mut self, key: &'a str, value: impl Into<String>) -> Self {
         self.env.push((key, value.into()));
         self
     }
 
-    pub fn input(mut self, bytes: Vec<u8>) -> Self {
+    pub(super) fn input(mut self, bytes: Vec<u8>) -> Self {
         self.input = Some(bytes);
         self
     }
@@ -51,7 +51,7 @@ impl<'a> Run<'a> {
 
     /// Runs in `dir`; standard output on exit 0, otherwise
     /// `<command line> failed (exit <n>): <standard error>`.
-    pub fn output(self, dir: &Path) -> Result<Vec<u8>, String> {
+    pub(super) fn output(self, dir: &Path) -> Result<Vec<u8>, String> {
         let line = self.command_line();
         let mut command = Command::new(self.program);
         command
@@ -104,14 +104,14 @@ impl<'a> Run<'a> {
     }
 
     /// Like [`Run::output`], as trimmed text.
-    pub fn text(self, dir: &Path) -> Result<String, String> {
+    pub(super) fn text(self, dir: &Path) -> Result<String, String> {
         self.output(dir)
             .map(|out| String::from_utf8_lossy(&out).trim().to_string())
     }
 }
 
 /// The commit HEAD points at; `None` outside git or before the first commit.
-pub fn head_oid(dir: &Path) -> Option<String> {
+pub(super) fn head_oid(dir: &Path) -> Option<String> {
     Run::git(&["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])
         .text(dir)
         .ok()
@@ -119,7 +119,7 @@ pub fn head_oid(dir: &Path) -> Option<String> {
 }
 
 /// `owner/repo` of the `origin` remote when it is on GitHub.
-pub fn repo_slug(dir: &Path) -> Option<String> {
+pub(super) fn repo_slug(dir: &Path) -> Option<String> {
     let url = Run::git(&["remote", "get-url", "origin"]).text(dir).ok()?;
     github_slug(&url)
 }
@@ -131,7 +131,7 @@ pub fn repo_slug(dir: &Path) -> Option<String> {
 /// git@github.com:owner/repo.git, https://github.com/owner/repo,
 /// ssh://git@github.com/owner/repo.git/  ->  owner/repo
 /// ```
-pub fn github_slug(url: &str) -> Option<String> {
+pub(super) fn github_slug(url: &str) -> Option<String> {
     let url = url.trim();
     let at = url.find("github.com")?;
     let rest = url[at + "github.com".len()..].strip_prefix([':', '/'])?;

@@ -14,7 +14,7 @@ use super::revision::RulesRevision;
 /// A diff review's metadata. Fields of one mode only are absent in the
 /// others.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DiffMeta {
+pub(super) struct DiffMeta {
     pub mode: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pr_number: Option<Value>,
@@ -46,7 +46,7 @@ pub struct DiffMeta {
 
 /// A plan review's metadata.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PlanMeta {
+pub(super) struct PlanMeta {
     pub mode: String,
     pub plan_file: String,
     pub path_source: String,
@@ -59,14 +59,14 @@ pub struct PlanMeta {
 }
 
 /// Pretty JSON with a final newline.
-pub fn to_json<T: Serialize>(meta: &T) -> Vec<u8> {
+pub(super) fn to_json<T: Serialize>(meta: &T) -> Vec<u8> {
     let mut json = serde_json::to_vec_pretty(meta).expect("metadata serialises");
     json.push(b'\n');
     json
 }
 
 /// Reads a diff review's `meta.json`.
-pub fn read_diff_meta(file: &Path) -> Result<DiffMeta, String> {
+pub(super) fn read_diff_meta(file: &Path) -> Result<DiffMeta, String> {
     let bytes = std::fs::read(file).map_err(|e| format!("Cannot read {}: {e}", file.display()))?;
     serde_json::from_slice(&bytes).map_err(|e| {
         format!(
@@ -77,7 +77,7 @@ pub fn read_diff_meta(file: &Path) -> Result<DiffMeta, String> {
 }
 
 /// The current time as an ISO-8601 instant in UTC, to the millisecond.
-pub fn now() -> String {
+pub(super) fn now() -> String {
     let since = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default();

@@ -8,8 +8,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use rule_fairy_engine::matching::project::Project;
-use rule_fairy_engine::review::bundle::{self, Bundle};
+use rule_fairy_engine::bundle::{self, Bundle};
+use rule_fairy_engine::Project;
 
 use crate::location::project_root;
 use crate::stdfs::StdFs;
@@ -28,7 +28,7 @@ use artifacts::{Mode, ReviewDir};
 /// The subcommand and its arguments, read by the review's own parser so
 /// its messages and exit codes are the original's.
 #[derive(Args)]
-pub struct ReviewArgs {
+pub(crate) struct ReviewArgs {
     #[arg(
         trailing_var_arg = true,
         allow_hyphen_values = true,
@@ -37,17 +37,17 @@ pub struct ReviewArgs {
     args: Vec<String>,
 }
 
-pub const DIFF_USAGE: &str = "usage: review fetch (--pr <number> [--checkout] | --local | --base <ref>)\n       review bundle [--patch <file>]\n       review clean";
+pub(crate) const DIFF_USAGE: &str = "usage: review fetch (--pr <number> [--checkout] | --local | --base <ref>)\n       review bundle [--patch <file>]\n       review clean";
 
-pub const PLAN_USAGE: &str = "usage: review-plan paths <plan-file> [--paths <path>...]\n       review-plan bundle <plan-file> [--paths <path>...]\n       review-plan clean";
+pub(crate) const PLAN_USAGE: &str = "usage: review-plan paths <plan-file> [--paths <path>...]\n       review-plan bundle <plan-file> [--paths <path>...]\n       review-plan clean";
 
 /// `rule-fairy review ...`.
-pub fn run_diff(args: &ReviewArgs) -> ExitCode {
+pub(crate) fn run_diff(args: &ReviewArgs) -> ExitCode {
     finish(diff(&args.args))
 }
 
 /// `rule-fairy review-plan ...`.
-pub fn run_plan(args: &ReviewArgs) -> ExitCode {
+pub(crate) fn run_plan(args: &ReviewArgs) -> ExitCode {
     finish(plan::run(&args.args))
 }
 

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rule_fairy_engine::base::paths;
-use rule_fairy_engine::review::plan::{place, plan_paths, PlanPaths};
+use rule_fairy_engine::paths;
+use rule_fairy_engine::{place, plan_paths, PlanPaths};
 
 use super::artifacts::{Mode, ReviewDir};
 use super::meta::{self, to_json, PlanMeta};
@@ -12,7 +12,7 @@ use super::revision::rules_revision;
 use super::{build_bundle, clean, load_project, root, PLAN_USAGE};
 use crate::stdfs::StdFs;
 
-pub fn run(args: &[String]) -> Result<String, String> {
+pub(super) fn run(args: &[String]) -> Result<String, String> {
     let Some((command, rest)) = args.split_first() else {
         return Err(PLAN_USAGE.to_string());
     };
@@ -25,14 +25,14 @@ pub fn run(args: &[String]) -> Result<String, String> {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlanArgs {
+pub(super) struct PlanArgs {
     pub plan: String,
     pub added: Vec<String>,
 }
 
 /// `<plan-file> [--paths <path>...]`: after `--paths`, every argument that
 /// does not start with `--` is an added path.
-pub fn parse(args: &[String]) -> Result<PlanArgs, String> {
+pub(super) fn parse(args: &[String]) -> Result<PlanArgs, String> {
     let mut plan: Option<String> = None;
     let mut added = Vec::new();
     let mut collecting = false;
@@ -200,7 +200,7 @@ mod tests {
     use super::*;
 
     fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
+        list.iter().map(std::string::ToString::to_string).collect()
     }
 
     #[test]

@@ -6,19 +6,19 @@
 
 use std::path::Path;
 
-use rule_fairy_engine::base::fs::FileSource;
-use rule_fairy_engine::base::paths;
-use rule_fairy_engine::config::{Config, CONFIG_FILE};
-use rule_fairy_engine::matching::locate::{locate, real_path, Located};
-use rule_fairy_engine::matching::project::checkout_root;
-use rule_fairy_engine::rules::discovery::scan_rule_files;
+use rule_fairy_engine::checkout_root;
+use rule_fairy_engine::paths;
+use rule_fairy_engine::scan_rule_files;
+use rule_fairy_engine::FileSource;
+use rule_fairy_engine::{locate, real_path, Located};
+use rule_fairy_engine::{Config, CONFIG_FILE};
 use serde::{Deserialize, Serialize};
 
 use super::git::{head_oid, Run};
 use crate::stdfs::StdFs;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RulesRevision {
+pub(super) struct RulesRevision {
     /// Each rules directory, relative to the root when under it.
     pub dirs: Vec<String>,
     pub head_ref_oid: Option<String>,
@@ -29,7 +29,7 @@ pub struct RulesRevision {
 
 /// The revision of the guidance for a project: its rules directories and
 /// rule files, `rule-fairy.edn`, and `inputs` (the bundle's other files).
-pub fn rules_revision(
+pub(super) fn rules_revision(
     root: &str,
     config: &Config,
     inputs: &[String],

@@ -31,7 +31,7 @@ const DIFF: &[&str] = &[
 /// The diff from `base` (a commit or tree) to the working tree of the
 /// checkout holding `root`. `relative` limits it to the project directory,
 /// with paths relative to it, for a project below its checkout's top.
-pub fn patch(root: &Path, base: &str, relative: bool) -> Result<Vec<u8>, String> {
+pub(super) fn patch(root: &Path, base: &str, relative: bool) -> Result<Vec<u8>, String> {
     let index = ScratchIndex::new();
     let env = index.path.to_string_lossy().into_owned();
     let real = Run::git(&["rev-parse", "--git-path", "index"]).text(root)?;

@@ -10,20 +10,20 @@ use serde_json::{json, Map, Value};
 
 use super::{stderr, Project, RuleFairy};
 
-pub const PROMPT: &str = "UserPromptSubmit";
-pub const POST_TOOL: &str = "PostToolUse";
-pub const SESSION_START: &str = "SessionStart";
+pub(crate) const PROMPT: &str = "UserPromptSubmit";
+pub(crate) const POST_TOOL: &str = "PostToolUse";
+pub(crate) const SESSION_START: &str = "SessionStart";
 
 /// An empty project that is its own checkout (a `.git` directory, no
 /// repository).
-pub fn project() -> Project {
+pub(crate) fn project() -> Project {
     let p = Project::new();
     p.dir(".git");
     p
 }
 
 /// A project in a real git repository with one commit, for the shell check.
-pub fn git_project() -> Project {
+pub(crate) fn git_project() -> Project {
     let p = Project::new();
     p.init_git();
     p.git(&["commit", "-q", "--allow-empty", "-m", "start"]);
@@ -31,7 +31,7 @@ pub fn git_project() -> Project {
 }
 
 /// The Codex hooks run in a project, and the state they keep there.
-pub trait Codex {
+pub(crate) trait Codex {
     /// Runs `rule-fairy codex <hook>` in `cwd` with `stdin` and `env`.
     fn hook_raw(&self, cwd: &Path, hook: &str, stdin: &[u8], env: &[(&str, &str)]) -> Output;
 
@@ -72,31 +72,31 @@ impl Codex for Project {
     }
 }
 
-pub fn prompt_input(session: &str, prompt: &str, transcript: Option<&Path>) -> Value {
+pub(crate) fn prompt_input(session: &str, prompt: &str, transcript: Option<&Path>) -> Value {
     json!({"session_id": session, "turn_id": "t1", "transcript_path": transcript,
            "cwd": "/ignored", "hook_event_name": PROMPT, "model": "gpt-5.5",
            "permission_mode": "bypassPermissions", "prompt": prompt})
 }
 
-pub fn patch_input(session: &str, patch: &str, transcript: Option<&Path>) -> Value {
+pub(crate) fn patch_input(session: &str, patch: &str, transcript: Option<&Path>) -> Value {
     json!({"session_id": session, "turn_id": "t1", "transcript_path": transcript,
            "cwd": "/ignored", "hook_event_name": POST_TOOL, "model": "gpt-5.5",
            "permission_mode": "bypassPermissions", "tool_name": "apply_patch",
            "tool_input": {"command": patch}, "tool_response": "Success.", "tool_use_id": "call_1"})
 }
 
-pub fn add_file_patch(path: &str) -> String {
+pub(crate) fn add_file_patch(path: &str) -> String {
     format!("*** Begin Patch\n*** Add File: {path}\n+x\n*** End Patch\n")
 }
 
-pub fn bash_input(session: &str, command: &str, transcript: Option<&Path>) -> Value {
+pub(crate) fn bash_input(session: &str, command: &str, transcript: Option<&Path>) -> Value {
     json!({"session_id": session, "turn_id": "t1", "transcript_path": transcript,
            "cwd": "/ignored", "hook_event_name": POST_TOOL, "model": "gpt-5.5",
            "permission_mode": "bypassPermissions", "tool_name": "Bash",
            "tool_input": {"command": command}, "tool_response": "", "tool_use_id": "call_2"})
 }
 
-pub fn session_start_input(session: &str, source: &str, transcript: Option<&Path>) -> Value {
+pub(crate) fn session_start_input(session: &str, source: &str, transcript: Option<&Path>) -> Value {
     json!({"session_id": session, "transcript_path": transcript, "cwd": "/ignored",
            "hook_event_name": SESSION_START, "model": "gpt-5.5",
            "permission_mode": "bypassPermissions", "source": source})
@@ -107,7 +107,7 @@ pub fn session_start_input(session: &str, source: &str, transcript: Option<&Path
 /// output): exit 0, and standard output empty or exactly one JSON object
 /// with only the event's keys and the right `hookEventName`. Returns the
 /// additional context, if any.
-pub fn codex_accepts(event: &str, out: &Output) -> Option<String> {
+pub(crate) fn codex_accepts(event: &str, out: &Output) -> Option<String> {
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -205,7 +205,7 @@ fn check_keys(object: &Map<String, Value>, allowed: &[&str], what: &str) {
 }
 
 /// The rule names a context's `injected` markers list.
-pub fn injected(context: &str) -> Vec<String> {
+pub(crate) fn injected(context: &str) -> Vec<String> {
     context
         .lines()
         .filter_map(|line| line.strip_prefix("[rule-fairy injected: "))
@@ -215,7 +215,7 @@ pub fn injected(context: &str) -> Vec<String> {
 }
 
 /// Appends a line to a transcript file.
-pub fn append(path: &Path, line: &str) {
+pub(crate) fn append(path: &Path, line: &str) {
     let mut file = fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -225,5 +225,5 @@ pub fn append(path: &Path, line: &str) {
     file.write_all(b"\n").unwrap();
 }
 
-pub const COMPACTED: &str = r#"{"timestamp":"2026-11-30T02:00:47.000Z","ordinal":22,"type":"compacted","payload":{"message":"summary","replacement_history":[]}}"#;
-pub const EVENT_LINE: &str = r#"{"timestamp":"2026-11-30T02:00:46.000Z","ordinal":21,"type":"event_msg","payload":{"type":"token_count"}}"#;
+pub(crate) const COMPACTED: &str = r#"{"timestamp":"2026-11-30T02:00:47.000Z","ordinal":22,"type":"compacted","payload":{"message":"summary","replacement_history":[]}}"#;
+pub(crate) const EVENT_LINE: &str = r#"{"timestamp":"2026-11-30T02:00:46.000Z","ordinal":21,"type":"event_msg","payload":{"type":"token_count"}}"#;

@@ -3,18 +3,18 @@
 //! project, copies of the repository's launchers, and what the Codex and
 //! review tests have in common.
 
-pub mod codex;
-pub mod review;
+pub(crate) mod codex;
+pub(crate) mod review;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-pub use rule_fairy_test_support::{feed, stderr, stdout, Project, Run};
+pub(crate) use rule_fairy_test_support::{feed, stderr, stdout, Project, Run};
 use serde_json::Value;
 
 /// The built binary.
-pub const BIN: &str = env!("CARGO_BIN_EXE_rule-fairy");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_rule-fairy");
 
 /// The variables by which a host tells Rule Fairy its project and plugin;
 /// removed, so a test sets them itself when it means to.
@@ -28,11 +28,11 @@ const HOST_VARIABLES: &[&str] = &[
 fn without_host(run: Run) -> Run {
     HOST_VARIABLES
         .iter()
-        .fold(run, |run, name| run.env_remove(name))
+        .fold(run, rule_fairy_test_support::Run::env_remove)
 }
 
 /// The built `rule-fairy` run in a project.
-pub trait RuleFairy {
+pub(crate) trait RuleFairy {
     /// `rule-fairy` in the project's directory, with the project's
     /// environment and no host variable.
     fn rule_fairy(&self) -> Run;
@@ -73,7 +73,7 @@ impl RuleFairy for Project {
 }
 
 /// The repository this crate is built from: the plugin as it ships.
-pub fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
@@ -83,7 +83,7 @@ pub fn repo_root() -> PathBuf {
 /// A plugin directory of its own holding a copy of the repository's
 /// launcher `rel` at the same place, so the copy cannot find this
 /// checkout's builds.
-pub fn installed(rel: &str) -> Project {
+pub(crate) fn installed(rel: &str) -> Project {
     let plugin = Project::new();
     let copy = plugin.path(rel);
     fs::create_dir_all(copy.parent().unwrap()).unwrap();
@@ -93,7 +93,7 @@ pub fn installed(rel: &str) -> Project {
 
 /// `launcher` run from `project` as a host's hook runs it: a bare
 /// environment, only the system's `PATH` and the project's home.
-pub fn launch(project: &Project, launcher: &Path) -> Run {
+pub(crate) fn launch(project: &Project, launcher: &Path) -> Run {
     project
         .command(launcher)
         .env_clear()

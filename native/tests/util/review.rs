@@ -7,18 +7,18 @@ use serde_json::Value;
 
 use super::{stderr, stdout, Project};
 
-pub const DIFF_DIR: &str = ".rule-fairy/review/diff";
-pub const PLAN_DIR: &str = ".rule-fairy/review/plan";
+pub(crate) const DIFF_DIR: &str = ".rule-fairy/review/diff";
+pub(crate) const PLAN_DIR: &str = ".rule-fairy/review/plan";
 
 /// A git repository on `main` with no commit.
-pub fn repo() -> Project {
+pub(crate) fn repo() -> Project {
     let repo = Project::new();
     repo.init_git();
     repo
 }
 
 /// What the review commands leave in a project.
-pub trait Review {
+pub(crate) trait Review {
     /// The `meta.json` of the bundle directory `dir`.
     fn meta(&self, dir: &str) -> Value;
 
@@ -37,7 +37,7 @@ impl Review for Project {
 }
 
 /// Asserts a failure: exit 1 and `Error: ` followed by text holding `message`.
-pub fn assert_fails(out: &Output, message: &str) {
+pub(crate) fn assert_fails(out: &Output, message: &str) {
     let err = stderr(out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.starts_with("Error: "), "{err}");
@@ -46,14 +46,14 @@ pub fn assert_fails(out: &Output, message: &str) {
 }
 
 /// How many `diff --git` headers of a patch name `path` on their first side.
-pub fn header_count(patch: &str, path: &str) -> usize {
+pub(crate) fn header_count(patch: &str, path: &str) -> usize {
     patch
         .lines()
         .filter(|line| line.starts_with(&format!("diff --git a/{path} ")))
         .count()
 }
 
-pub fn strings(value: &Value) -> Vec<String> {
+pub(crate) fn strings(value: &Value) -> Vec<String> {
     value
         .as_array()
         .unwrap_or_else(|| panic!("not an array: {value}"))
@@ -66,7 +66,7 @@ pub fn strings(value: &Value) -> Vec<String> {
 /// `main` with a source file, a document, a rule and `CLAUDE.md`, a GitHub
 /// origin; a `feature` branch with one more commit; then `src/a.clj`
 /// modified and `src/new file.clj` untracked.
-pub fn feature_repo() -> Project {
+pub(crate) fn feature_repo() -> Project {
     let repo = repo();
     repo.git(&["remote", "add", "origin", "git@github.com:owner/repo.git"]);
     repo.write("src/a.clj", "old\n")

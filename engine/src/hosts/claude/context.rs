@@ -14,14 +14,7 @@ const INTRO: &str = " hook additional context: ";
 /// The hook-context bodies in one conversation text: for each reminder
 /// that renders hook context, what follows its intro up to the reminder's
 /// end (or the text's end, when it is cut).
-///
-/// ```
-/// use rule_fairy_engine::hosts::claude::context::hook_context_bodies;
-/// let text = "done\n\n<system-reminder>\ntool.call hook additional context: [rule-fairy shard 1/1 d1]\nbody\n</system-reminder>";
-/// assert_eq!(hook_context_bodies(text), vec!["[rule-fairy shard 1/1 d1]\nbody"]);
-/// assert!(hook_context_bodies("[rule-fairy shard 1/1 d1]").is_empty());
-/// ```
-pub fn hook_context_bodies(text: &str) -> Vec<&str> {
+pub(crate) fn hook_context_bodies(text: &str) -> Vec<&str> {
     let mut bodies = Vec::new();
     let mut rest = text;
     while let Some(at) = rest.find(REMINDER_OPEN) {
@@ -44,7 +37,7 @@ pub fn hook_context_bodies(text: &str) -> Vec<&str> {
 
 /// The rules of every whole delivery in the hook context of `texts` (the
 /// conversation's texts, in order), as [`delivered_rules`] reads them.
-pub fn rules_in_context<S: AsRef<str>>(texts: &[S]) -> Vec<String> {
+pub(crate) fn rules_in_context<S: AsRef<str>>(texts: &[S]) -> Vec<String> {
     let bodies: Vec<&str> = texts
         .iter()
         .flat_map(|text| hook_context_bodies(text.as_ref()))
@@ -107,5 +100,22 @@ mod tests {
         assert_eq!(rules_in_context(&[text]), vec!["a.mdc"]);
         assert!(hook_context_bodies("<system-reminder>\n hook additional context: x").is_empty());
         assert!(rules_in_context::<&str>(&[]).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn hook_context_bodies_example() {
+        use crate::hosts::claude::context::hook_context_bodies;
+        let text = "done\n\n<system-reminder>\ntool.call hook additional context: [rule-fairy shard 1/1 d1]\nbody\n</system-reminder>";
+        assert_eq!(
+            hook_context_bodies(text),
+            vec!["[rule-fairy shard 1/1 d1]\nbody"]
+        );
+        assert!(hook_context_bodies("[rule-fairy shard 1/1 d1]").is_empty());
     }
 }

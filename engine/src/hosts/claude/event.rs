@@ -20,11 +20,11 @@ use crate::matching::project::Project;
 /// A rule delivered this long ago or less is not delivered again, whatever
 /// the conversation shows: tool calls that run side by side read the
 /// conversation before either one's context is in it.
-pub const RECENT_DELIVERY_MS: i64 = 60_000;
+pub(crate) const RECENT_DELIVERY_MS: i64 = 60_000;
 
 /// The result of one delivery decision.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// Context entries to attach, in order: the frames, error entries for
     /// rules too large to deliver, problems the event reached.
     pub entries: Vec<String>,
@@ -41,16 +41,7 @@ pub struct Outcome {
 /// Whether a delivered rule is still held: whole in the conversation, or
 /// delivered less than [`RECENT_DELIVERY_MS`] before `now` (exactly that
 /// long ago is not).
-///
-/// ```
-/// use std::collections::BTreeMap;
-/// use rule_fairy_engine::hosts::claude::event::is_held;
-/// let delivered = BTreeMap::from([("b.mdc".to_string(), 1_000), ("c.mdc".to_string(), 0)]);
-/// let in_context = ["d.mdc".to_string()];
-/// let held = |rule| is_held(rule, &in_context, &delivered, 60_000);
-/// assert_eq!((held("a.mdc"), held("b.mdc"), held("c.mdc"), held("d.mdc")), (false, true, false, true));
-/// ```
-pub fn is_held(
+pub(crate) fn is_held(
     rule: &str,
     in_context: &[String],
     delivered: &BTreeMap<String, i64>,
@@ -65,7 +56,7 @@ pub fn is_held(
 /// The selected rules to deliver now, in match order: every ephemeral
 /// rule, and each durable rule not [`is_held`] (the one engine decision,
 /// [`Selection::due`]).
-pub fn due_in(
+pub(crate) fn due_in(
     selection: &Selection,
     in_context: &[String],
     delivered: &BTreeMap<String, i64>,
@@ -76,7 +67,7 @@ pub fn due_in(
 
 /// What one decision reads besides the project and the event.
 #[derive(Debug, Clone, Copy)]
-pub struct Circumstances<'a> {
+pub(crate) struct Circumstances<'a> {
     /// Names the delivery in its shard headers.
     pub delivery_id: &'a str,
     /// The rules the conversation holds whole
@@ -90,7 +81,7 @@ pub struct Circumstances<'a> {
 /// changed, in the outcome. A failure leaves nothing recorded: the outcome
 /// then carries one error entry, and the shell paths stay pending for the
 /// next command.
-pub fn decide(
+pub(crate) fn decide(
     fs: &dyn FileSource,
     project: &Project,
     query: &Query<'_>,
@@ -171,5 +162,24 @@ pub fn decide(
         deferred: delivery.deferred,
         log: Vec::new(),
         state,
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn is_held_example() {
+        use crate::hosts::claude::event::is_held;
+        use std::collections::BTreeMap;
+        let delivered = BTreeMap::from([("b.mdc".to_string(), 1_000), ("c.mdc".to_string(), 0)]);
+        let in_context = ["d.mdc".to_string()];
+        let held = |rule| is_held(rule, &in_context, &delivered, 60_000);
+        assert_eq!(
+            (held("a.mdc"), held("b.mdc"), held("c.mdc"), held("d.mdc")),
+            (false, true, false, true)
+        );
     }
 }

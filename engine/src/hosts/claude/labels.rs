@@ -9,7 +9,7 @@ use crate::base::paths;
 /// A problem found while loading the rules (an unreadable rule file, a
 /// link loop), with its place relative to the project `root`: what it names
 /// is left out and every other rule still works.
-pub fn loading_problem(root: &str, finding: &Finding) -> String {
+pub(crate) fn loading_problem(root: &str, finding: &Finding) -> String {
     let severity = match finding.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -28,7 +28,7 @@ pub fn loading_problem(root: &str, finding: &Finding) -> String {
 
 /// An invalid glob an event reached: the rule's other globs still match,
 /// and the other matched rules are delivered.
-pub fn glob_problem(root: &str, error: &Error) -> String {
+pub(crate) fn glob_problem(root: &str, error: &Error) -> String {
     let place = error
         .place
         .as_ref()

@@ -2,10 +2,10 @@
 //! (`Workspace.decide` in the WebAssembly build), session state, facts,
 //! labels, the gate's answer and the conversation's read-back.
 
-pub mod context;
-pub mod event;
-pub mod facts;
-pub mod gate;
-pub mod labels;
-pub mod state;
-pub mod workspace;
+pub(crate) mod context;
+pub(crate) mod event;
+pub(crate) mod facts;
+pub(crate) mod gate;
+pub(crate) mod labels;
+pub(crate) mod state;
+pub(crate) mod workspace;

@@ -12,7 +12,7 @@ use crate::hosts::shell::ShellState;
 /// Everything the mod remembers about one session between events.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SessionState {
+pub(crate) struct SessionState {
     /// Rule name to the epoch milliseconds of its last delivery: the
     /// one-minute record that covers tool calls running side by side.
     #[serde(default)]
@@ -35,16 +35,7 @@ pub struct SessionState {
 impl SessionState {
     /// Reads a saved state. An empty file is a fresh session; anything that
     /// is not a state is an error saying what is wrong and where.
-    ///
-    /// ```
-    /// use rule_fairy_engine::hosts::claude::state::SessionState;
-    /// let state = SessionState::parse(r#"{"delivered":{"a.mdc":5},"ts":5}"#).unwrap();
-    /// assert_eq!(state.delivered["a.mdc"], 5);
-    /// assert!(SessionState::parse("").unwrap().delivered.is_empty());
-    /// assert!(SessionState::parse("{:delivered {}}").unwrap_err().contains("line 1 column 2"));
-    /// assert_eq!(SessionState::parse("[]").unwrap_err(), "expected a JSON object");
-    /// ```
-    pub fn parse(text: &str) -> Result<SessionState, String> {
+    pub(crate) fn parse(text: &str) -> Result<SessionState, String> {
         if text.trim().is_empty() {
             return Ok(SessionState::default());
         }
@@ -56,7 +47,7 @@ impl SessionState {
     }
 
     /// The text to save, stamped with the time of the save.
-    pub fn to_json(&self, now_ms: i64) -> String {
+    pub(crate) fn to_json(&self, now_ms: i64) -> String {
         let mut stamped = self.clone();
         stamped.ts = now_ms;
         serde_json::to_string(&stamped).expect("a state always serialises")
@@ -72,7 +63,7 @@ impl SessionState {
 /// reports that).
 ///
 /// ```
-/// use rule_fairy_engine::hosts::claude::state::after_compaction;
+/// use rule_fairy_engine::claude::after_compaction;
 /// let saved = r#"{"delivered":{"a.mdc":5},"shell":{"checked_at_ms":5,"pending":[]},"ts":5}"#;
 /// assert_eq!(
 ///     after_compaction(saved, 9).unwrap(),
@@ -92,6 +83,20 @@ pub fn after_compaction(saved: &str, now_ms: i64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parse_example() {
+        let state = SessionState::parse(r#"{"delivered":{"a.mdc":5},"ts":5}"#).unwrap();
+        assert_eq!(state.delivered["a.mdc"], 5);
+        assert!(SessionState::parse("").unwrap().delivered.is_empty());
+        assert!(SessionState::parse("{:delivered {}}")
+            .unwrap_err()
+            .contains("line 1 column 2"));
+        assert_eq!(
+            SessionState::parse("[]").unwrap_err(),
+            "expected a JSON object"
+        );
+    }
 
     #[test]
     fn saved_state_reads_back() {

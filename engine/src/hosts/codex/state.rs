@@ -15,7 +15,7 @@ use crate::hosts::shell::ShellState;
 /// Transcript growth after which a delivered rule is sent again even
 /// without a compaction record: a fallback for context cleanup that leaves
 /// no record (behaviour §5.3).
-pub const GROWTH_FALLBACK_BYTES: u64 = 2 * 1024 * 1024;
+pub(crate) const GROWTH_FALLBACK_BYTES: u64 = 2 * 1024 * 1024;
 
 /// What the transcript says about the conversation at one moment.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,18 +59,7 @@ pub struct SessionState {
 /// A rule never delivered is due. A delivered one is due again after a
 /// compaction, or once the transcript grew by [`GROWTH_FALLBACK_BYTES`]
 /// since; with the current metrics unknown it is not.
-///
-/// ```
-/// use rule_fairy_engine::hosts::codex::state::{needs_injection, Metrics};
-/// let then = Metrics { size: Some(100), compaction_count: 1 };
-/// let later = Metrics { size: Some(101), compaction_count: 1 };
-/// let compacted = Metrics { size: Some(101), compaction_count: 2 };
-/// assert!(needs_injection(None, Some(&later)));
-/// assert!(!needs_injection(Some(&then), Some(&later)));
-/// assert!(needs_injection(Some(&then), Some(&compacted)));
-/// assert!(!needs_injection(Some(&then), None));
-/// ```
-pub fn needs_injection(delivered: Option<&Metrics>, now: Option<&Metrics>) -> bool {
+pub(crate) fn needs_injection(delivered: Option<&Metrics>, now: Option<&Metrics>) -> bool {
     let Some(then) = delivered else {
         return true;
     };
@@ -275,5 +264,32 @@ mod tests {
         assert!(state.tell_gate_problem("bad rule"));
         assert!(!state.tell_gate_problem("bad rule"));
         assert!(state.tell_gate_problem("other"));
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn needs_injection_example() {
+        use crate::hosts::codex::state::{needs_injection, Metrics};
+        let then = Metrics {
+            size: Some(100),
+            compaction_count: 1,
+        };
+        let later = Metrics {
+            size: Some(101),
+            compaction_count: 1,
+        };
+        let compacted = Metrics {
+            size: Some(101),
+            compaction_count: 2,
+        };
+        assert!(needs_injection(None, Some(&later)));
+        assert!(!needs_injection(Some(&then), Some(&later)));
+        assert!(needs_injection(Some(&then), Some(&compacted)));
+        assert!(!needs_injection(Some(&then), None));
     }
 }

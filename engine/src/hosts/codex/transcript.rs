@@ -9,7 +9,7 @@
 //! the bytes; this module decides where to start and what they count.
 //!
 //! ```
-//! use rule_fairy_engine::hosts::codex::transcript::{advance, resume, ScanCursor};
+//! use rule_fairy_engine::codex::{advance, resume, ScanCursor};
 //! let file = b"{\"type\":\"event_msg\"}\n{\"timestamp\":\"t\",\"ordinal\":2,\"type\":\"compacted\",\"payload\":{}}\n{\"type\":";
 //! let start = resume(ScanCursor::default(), file.len() as u64);
 //! let cursor = advance(start, &file[start.scanned_bytes as usize..]);
@@ -66,7 +66,7 @@ const COMPACTED: &[u8] = b"\"compacted\"";
 /// `type` is `compacted` (one line per compaction). Only lines containing
 /// the value at all are looked at closely, so a 100 MB transcript costs one
 /// substring search.
-pub fn count_compactions(lines: &[u8]) -> u64 {
+pub(crate) fn count_compactions(lines: &[u8]) -> u64 {
     let mut count = 0;
     // End of the last line looked at, so a line with two hits counts once.
     let mut checked_until = 0;

@@ -5,7 +5,7 @@ use super::{is_space_or_tab, short_indent};
 
 /// An open code fence (behaviour §3.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Fence {
+pub(super) struct Fence {
     /// `` ` `` or `~`.
     pub marker: char,
     /// Length of the opening run.
@@ -14,7 +14,7 @@ pub struct Fence {
 
 /// The fence a line opens: at most three spaces or tabs, then at least
 /// three backticks or three tildes; anything may follow.
-pub fn opening_fence(line: &str) -> Option<Fence> {
+pub(super) fn opening_fence(line: &str) -> Option<Fence> {
     let rest = &line[short_indent(line)?..];
     let marker = rest.chars().next().filter(|&c| c == '`' || c == '~')?;
     let len = rest.bytes().take_while(|&b| b == marker as u8).count();
@@ -24,7 +24,7 @@ pub fn opening_fence(line: &str) -> Option<Fence> {
 impl Fence {
     /// Whether `line` closes this fence: at most three spaces or tabs, a
     /// run of the same character at least as long, then only spaces or tabs.
-    pub fn is_closed_by(&self, line: &str) -> bool {
+    pub(super) fn is_closed_by(&self, line: &str) -> bool {
         let Some(indent) = short_indent(line) else {
             return false;
         };
@@ -36,7 +36,7 @@ impl Fence {
 
 /// One flag per line: whether it is fenced (an opening line, a closing line
 /// or anything between). An unclosed fence runs to the end.
-pub fn fenced_lines(lines: &[&str]) -> Vec<bool> {
+pub(crate) fn fenced_lines(lines: &[&str]) -> Vec<bool> {
     let mut open: Option<Fence> = None;
     let mut fenced = Vec::with_capacity(lines.len());
     for line in lines {

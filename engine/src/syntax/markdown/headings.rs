@@ -11,7 +11,7 @@ use super::{is_line_terminator, is_space_or_tab, short_indent, trim};
 
 /// An ATX heading line, read on its own (behaviour §3.4).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AtxHeading {
+pub(crate) struct AtxHeading {
     pub level: usize,
     /// The text, closing sequence removed, trimmed.
     pub text: String,
@@ -20,14 +20,7 @@ pub struct AtxHeading {
 /// Reads an ATX heading: at most three spaces or tabs, one to six `#`, at
 /// least one space or tab, then at least one character. Whether the line is
 /// fenced is the caller's business.
-///
-/// ```
-/// use rule_fairy_engine::syntax::markdown::parse_heading;
-/// let heading = parse_heading("### Do it: now! ###").unwrap();
-/// assert_eq!((heading.level, heading.text.as_str()), (3, "Do it: now!"));
-/// assert!(parse_heading("#hashtag").is_none());
-/// ```
-pub fn parse_heading(line: &str) -> Option<AtxHeading> {
+pub(crate) fn parse_heading(line: &str) -> Option<AtxHeading> {
     let after_indent = &line[short_indent(line)?..];
     let level = after_indent.bytes().take_while(|&b| b == b'#').count();
     if !(1..=6).contains(&level) {
@@ -75,14 +68,7 @@ fn without_closing_sequence(text: &str) -> &str {
 /// code spans reduced to their text, lower-cased, everything but letters,
 /// numbers, whitespace, `_` and `-` removed, each whitespace character made
 /// a `-`.
-///
-/// ```
-/// use rule_fairy_engine::syntax::markdown::slug;
-/// assert_eq!(slug("Do it: now!"), "do-it-now");
-/// assert_eq!(slug("See [the API][api]"), "see-the-api");
-/// assert_eq!(slug("`[API](api.md)`"), "apiapimd");
-/// ```
-pub fn slug(text: &str) -> String {
+pub(crate) fn slug(text: &str) -> String {
     links_to_text(text)
         .to_lowercase()
         .chars()
@@ -294,7 +280,7 @@ const MARKED_ALPHABETIC: &[(u32, u32)] = &[
 /// taken gets the smallest suffix `-1`, `-2`, ... not yet taken, suffixed
 /// slugs counting as taken.
 #[derive(Debug, Clone, Default)]
-pub struct Slugger {
+pub(crate) struct Slugger {
     taken: HashSet<String>,
     /// Per base, the suffix to try first: every smaller one is taken, and
     /// stays taken, so a heading repeated a thousand times costs no more
@@ -303,12 +289,12 @@ pub struct Slugger {
 }
 
 impl Slugger {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Slugger::default()
     }
 
     /// The unique form of `base`, which is then taken.
-    pub fn unique(&mut self, base: String) -> String {
+    pub(crate) fn unique(&mut self, base: String) -> String {
         let slug = if self.taken.contains(&base) {
             let next = self.next_suffix.entry(base.clone()).or_insert(1);
             loop {
@@ -328,7 +314,7 @@ impl Slugger {
 
 /// A heading of a document, outside fences.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Heading {
+pub(crate) struct Heading {
     pub level: usize,
     pub text: String,
     /// 1-based line number.
@@ -338,7 +324,7 @@ pub struct Heading {
 }
 
 /// The headings outside fences, with unique slugs, in document order.
-pub fn headings(lines: &[&str], fenced: &[bool]) -> Vec<Heading> {
+pub(crate) fn headings(lines: &[&str], fenced: &[bool]) -> Vec<Heading> {
     let mut slugger = Slugger::new();
     lines
         .iter()
@@ -359,7 +345,7 @@ pub fn headings(lines: &[&str], fenced: &[bool]) -> Vec<Heading> {
 
 /// A document's structure: which lines are fenced and its headings.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outline {
+pub(crate) struct Outline {
     pub fenced: Vec<bool>,
     pub headings: Vec<Heading>,
     line_count: usize,
@@ -367,7 +353,7 @@ pub struct Outline {
 
 impl Outline {
     /// The outline of a document split with [`lines`].
-    pub fn new(lines: &[&str]) -> Outline {
+    pub(crate) fn new(lines: &[&str]) -> Outline {
         let fenced = fenced_lines(lines);
         let headings = headings(lines, &fenced);
         Outline {
@@ -377,19 +363,41 @@ impl Outline {
         }
     }
 
-    pub fn line_count(&self) -> usize {
+    pub(crate) fn line_count(&self) -> usize {
         self.line_count
     }
 
     /// The 0-based line range a heading's section spans (behaviour §3.5):
     /// from the heading to the next heading of the same or a higher level
     /// (fewer `#`), or to the end.
-    pub fn section(&self, heading: usize) -> Range<usize> {
+    pub(crate) fn section(&self, heading: usize) -> Range<usize> {
         let own = &self.headings[heading];
         let end = self.headings[heading + 1..]
             .iter()
             .find(|later| later.level <= own.level)
             .map_or(self.line_count, |later| later.line - 1);
         own.line - 1..end
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn parse_heading_example() {
+        use crate::syntax::markdown::headings::parse_heading;
+        let heading = parse_heading("### Do it: now! ###").unwrap();
+        assert_eq!((heading.level, heading.text.as_str()), (3, "Do it: now!"));
+        assert!(parse_heading("#hashtag").is_none());
+    }
+
+    #[test]
+    fn slug_example() {
+        use crate::syntax::markdown::headings::slug;
+        assert_eq!(slug("Do it: now!"), "do-it-now");
+        assert_eq!(slug("See [the API][api]"), "see-the-api");
+        assert_eq!(slug("`[API](api.md)`"), "apiapimd");
     }
 }

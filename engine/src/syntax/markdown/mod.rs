@@ -11,26 +11,20 @@
 //! so a fragment that resolves there resolves here.
 
 mod fences;
-mod headings;
+pub(crate) mod headings;
 mod inline;
 mod sections;
 
-pub use fences::{fenced_lines, opening_fence, Fence};
-pub use headings::{headings, parse_heading, slug, AtxHeading, Heading, Outline, Slugger};
-pub use inline::without_code_spans;
-pub use sections::{sections, units, Section, Unit};
+pub(crate) use fences::fenced_lines;
+pub(crate) use headings::Outline;
+pub(crate) use inline::without_code_spans;
+pub(crate) use sections::{sections, units, Section};
 
 /// Splits content into lines at LF or CRLF, as the original's model does.
 /// Unlike [`crate::base::text::lines`], a final line break leaves an empty last
 /// line, and empty content is one empty line: the model's line numbers and
 /// section ranges count that line.
-///
-/// ```
-/// use rule_fairy_engine::syntax::markdown::lines;
-/// assert_eq!(lines("a\r\nb\n"), vec!["a", "b", ""]);
-/// assert_eq!(lines(""), vec![""]);
-/// ```
-pub fn lines(content: &str) -> Vec<&str> {
+pub(crate) fn lines(content: &str) -> Vec<&str> {
     content
         .split('\n')
         .map(|line| line.strip_suffix('\r').unwrap_or(line))
@@ -40,7 +34,7 @@ pub fn lines(content: &str) -> Vec<&str> {
 /// Whitespace as the original's `trim` and `blank?` see it (Java's
 /// `Character.isWhitespace`): no-break spaces are not whitespace, the
 /// information separators U+001C..U+001F are.
-pub fn is_whitespace(c: char) -> bool {
+pub(crate) fn is_whitespace(c: char) -> bool {
     matches!(
         c,
         '\t'..='\r'
@@ -57,12 +51,12 @@ pub fn is_whitespace(c: char) -> bool {
 }
 
 /// The text without leading and trailing [`is_whitespace`] characters.
-pub fn trim(text: &str) -> &str {
+pub(crate) fn trim(text: &str) -> &str {
     text.trim_matches(is_whitespace)
 }
 
 /// Empty or only [`is_whitespace`] characters.
-pub fn is_blank(text: &str) -> bool {
+pub(crate) fn is_blank(text: &str) -> bool {
     text.chars().all(is_whitespace)
 }
 
@@ -85,3 +79,16 @@ fn short_indent(line: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn lines_example() {
+        use crate::syntax::markdown::lines;
+        assert_eq!(lines("a\r\nb\n"), vec!["a", "b", ""]);
+        assert_eq!(lines(""), vec![""]);
+    }
+}

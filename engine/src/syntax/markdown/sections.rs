@@ -7,7 +7,7 @@ use super::{is_blank, lines};
 
 /// A piece of content between headings (behaviour §4.9).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Section<'a> {
+pub(crate) struct Section<'a> {
     /// `None` for the preamble before the first heading.
     pub heading: Option<Heading>,
     /// The heading line first, then everything up to the next heading.
@@ -16,15 +16,7 @@ pub struct Section<'a> {
 
 /// Splits content at every heading outside fences, of any level. The
 /// preamble is left out when it is blank; empty content has no sections.
-///
-/// ```
-/// use rule_fairy_engine::syntax::markdown::sections;
-/// let parts = sections("Intro\n# One\nbody\n## Two\n");
-/// assert_eq!(parts[0].heading, None);
-/// assert_eq!(parts[1].lines, vec!["# One", "body"]);
-/// assert_eq!(parts[2].lines, vec!["## Two", ""]);
-/// ```
-pub fn sections(content: &str) -> Vec<Section<'_>> {
+pub(crate) fn sections(content: &str) -> Vec<Section<'_>> {
     let all = lines(content);
     let outline = Outline::new(&all);
     let starts: Vec<usize> = outline.headings.iter().map(|h| h.line - 1).collect();
@@ -48,7 +40,7 @@ pub fn sections(content: &str) -> Vec<Section<'_>> {
 
 /// A paragraph-sized piece of content (behaviour §4.9).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unit {
+pub(crate) struct Unit {
     /// The unit's lines joined with LF.
     pub text: String,
     /// A fenced block, opening line to closing line.
@@ -58,13 +50,7 @@ pub struct Unit {
 /// Splits content into units: at blank lines, at fence boundaries and
 /// before a heading line. A fenced block is one unit; a line directly after
 /// a heading joins the heading's unit; blank lines are dropped.
-///
-/// ```
-/// use rule_fairy_engine::syntax::markdown::units;
-/// let texts: Vec<String> = units("# T\nlead\n\npara\n```\ncode\n```\nafter").into_iter().map(|u| u.text).collect();
-/// assert_eq!(texts, vec!["# T\nlead", "para", "```\ncode\n```", "after"]);
-/// ```
-pub fn units(content: &str) -> Vec<Unit> {
+pub(crate) fn units(content: &str) -> Vec<Unit> {
     let mut builder = UnitBuilder::default();
     let all = lines(content);
     let mut index = 0;
@@ -125,5 +111,30 @@ impl<'a> UnitBuilder<'a> {
             self.current.clear();
         }
         self.current_fenced = false;
+    }
+}
+
+#[cfg(test)]
+mod doc_examples {
+    //! What the items' documentation promised, held by unit tests (the
+    //! items are private to the crate, so rustdoc cannot run them).
+
+    #[test]
+    fn sections_example() {
+        use crate::syntax::markdown::sections;
+        let parts = sections("Intro\n# One\nbody\n## Two\n");
+        assert_eq!(parts[0].heading, None);
+        assert_eq!(parts[1].lines, vec!["# One", "body"]);
+        assert_eq!(parts[2].lines, vec!["## Two", ""]);
+    }
+
+    #[test]
+    fn units_example() {
+        use crate::syntax::markdown::units;
+        let texts: Vec<String> = units("# T\nlead\n\npara\n```\ncode\n```\nafter")
+            .into_iter()
+            .map(|u| u.text)
+            .collect();
+        assert_eq!(texts, vec!["# T\nlead", "para", "```\ncode\n```", "after"]);
     }
 }

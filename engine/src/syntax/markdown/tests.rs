@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 
+use super::headings::{parse_heading, slug, AtxHeading};
 use super::inline::code_spans;
 use super::*;
 
