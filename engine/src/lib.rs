@@ -19,7 +19,7 @@
 //! | `delivery` | [`select`] and the [`Selection`], frames, fitting, read-back, the Codex text, the [`preview`] |
 //! | `check` | [`check_project`]: every problem of a project, with file and line |
 //! | `hosts` | [`claude`] and [`codex`], each host's whole decision, and what they share ([`shell`], the gate's check, failure entries, session ids) |
-//! | `review` | [`bundle`] and [`plan`]: the rules and instruction files a diff or a plan meets |
+//! | `review` | [`bundle`] and [`plan_paths`]: the rules and instruction files a diff or a plan meets |
 //! | `playground` | [`Case`]: one playground case answered whole |
 //!
 //! **The layer rule:** a module imports only from its own layer and the

@@ -17,7 +17,7 @@ pub(crate) fn kept_detail(detail: &str) -> String {
 }
 
 /// `[rule-fairy error: <kind> delivery <how>]`, LF, the detail (see
-/// [`kept_detail`]; left out with its line when empty), LF,
+/// `kept_detail`; left out with its line when empty), LF,
 /// [`NOTHING_INJECTED`]. `kind` is what was delivered (`prompt`, `edit`,
 /// `shell`, `session start`), `how` how it stopped (`failed`, `threw`,
 /// `timed out`). No shard header, so it is never read back as a delivery.

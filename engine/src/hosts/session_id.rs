@@ -9,7 +9,7 @@
 pub(crate) const MAX_LEN: usize = 200;
 
 /// Why `id` cannot name a state file, or `None` when it can: it must be 1
-/// to [`MAX_LEN`] ASCII letters, digits, `-`, `_` and `.`, not `.`, and
+/// to `MAX_LEN` (200) ASCII letters, digits, `-`, `_` and `.`, not `.`, and
 /// hold no `..`.
 ///
 /// ```

@@ -10,7 +10,7 @@ use crate::matching::event::{EventKind, Query};
 use crate::matching::facts::{command_of, Facts};
 use crate::matching::index::RuleIndex;
 
-/// One reason a rule fired; [`crate::matching::describe`] words it.
+/// One reason a rule fired; [`describe`](crate::describe) words it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
 pub enum Reason {

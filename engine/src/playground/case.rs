@@ -133,7 +133,7 @@ impl Default for Case {
 }
 
 impl Case {
-    /// A case with no files: an empty project at [`ROOT`].
+    /// A case with no files: an empty project at `ROOT`.
     pub fn new() -> Case {
         Case {
             fs: MemoryFs::from_files::<&str, &str>(ROOT, []),

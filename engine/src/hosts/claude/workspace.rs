@@ -55,7 +55,7 @@ pub struct EventRequest {
     #[serde(default)]
     pub state_file: String,
     pub now: i64,
-    /// The facts the mod gathered for rule conditions ([`Wants::facts`]).
+    /// The facts the mod gathered for rule conditions (`Wants::facts`).
     #[serde(default)]
     pub facts: HostFacts,
     /// The texts of the files [`ClaudeWorkspace::contents_due`] named, in

@@ -100,7 +100,7 @@ impl SessionState {
     }
 
     /// The rules of a selection to deliver now: its ephemeral rules every
-    /// time they hold, its durable rules when [`needs_injection`] says so.
+    /// time they hold, its durable rules when `needs_injection` says so.
     pub fn due_in(&self, selection: &Selection, now: Option<&Metrics>) -> Vec<String> {
         let needed = self.due(selection.rules.iter(), now);
         selection.due(|name| !needed.iter().any(|n| n == name))
