@@ -18,22 +18,29 @@ use crate::yaml;
 
 /// Named in the engine, which tells a host whether a project keeps gate
 /// rules before any check runs.
-pub use rule_fairy_engine::gate_check::{KAIROKU_RULES, SGCONFIG};
-pub const KAIROKU_TESTS: &str = ".kairoku/rule-tests";
+pub(crate) use rule_fairy_engine::gate_check::{KAIROKU_RULES, SGCONFIG};
+/// kairoku's directory of rule tests, read when it exists.
+pub(crate) const KAIROKU_TESTS: &str = ".kairoku/rule-tests";
 
 /// The gate's sources, every directory project-relative and listed once.
 #[derive(Debug, Clone, Default)]
-pub struct GateConfig {
+pub(crate) struct GateConfig {
+    /// Where the rule files are, in the order found.
     pub rule_dirs: Vec<String>,
+    /// Where the rule tests are.
     pub test_dirs: Vec<TestDir>,
+    /// `sgconfig.yml`'s `languageGlobs`; empty without one.
     pub language_globs: LanguageGlobs,
 }
 
 /// A directory of rule tests, and the snapshot directory inside it that
 /// holds no tests.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TestDir {
+pub(crate) struct TestDir {
+    /// The directory, project-relative.
     pub dir: String,
+    /// Its snapshot directory (`snapshotDir`, `__snapshots__` when not
+    /// given), project-relative.
     pub snapshot_dir: String,
 }
 
@@ -80,7 +87,7 @@ fn push_test_dir(dirs: &mut Vec<TestDir>, dir: TestDir) {
 }
 
 /// Reads the project's gate configuration from `tree`.
-pub fn read_config(tree: &dyn RuleTree) -> Result<GateConfig, GateError> {
+pub(crate) fn read_config(tree: &dyn RuleTree) -> Result<GateConfig, GateError> {
     let mut config = GateConfig::default();
     if let Some(text) = tree.read(SGCONFIG)? {
         read_sgconfig(tree, &text, &mut config)?;

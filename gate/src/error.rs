@@ -15,6 +15,8 @@ pub struct GateError {
     /// it (project-relative, or `REF:path` for a rule read from git) and,
     /// when known, the 1-based line.
     pub place: Option<Place>,
+    /// What is wrong, in words for people; the place is not in it
+    /// (`Display` puts it in front).
     pub message: String,
 }
 

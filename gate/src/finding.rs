@@ -6,15 +6,21 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// `severity: hint`, ast-grep's default when a rule names none.
     Hint,
+    /// `severity: info`.
     Info,
+    /// `severity: warning`.
     Warning,
+    /// `severity: error`, the one that fails a scan.
     Error,
     /// A rule switched off; it never produces findings.
     Off,
 }
 
 impl Severity {
+    /// The name as a rule writes it and a finding prints it: `hint`,
+    /// `info`, `warning`, `error` or `off`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Hint => "hint",
@@ -43,7 +49,9 @@ impl From<&ast_grep_config::Severity> for Severity {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
+    /// The `id` of the rule that matched.
     pub rule_id: String,
+    /// The rule's severity.
     pub severity: Severity,
     /// Project-relative with `/` when the file is inside the project;
     /// otherwise as it was given.
@@ -52,7 +60,10 @@ pub struct Finding {
     pub line: usize,
     /// 1-based, in characters.
     pub column: usize,
+    /// 1-based line of the match's end.
     pub end_line: usize,
+    /// 1-based, in characters: the column just past the match's last
+    /// character.
     pub end_column: usize,
     /// The rule's `message`, with its metavariables filled in.
     pub message: String,

@@ -10,7 +10,7 @@ use crate::error::GateError;
 use crate::tree::{utf8, RuleTree};
 
 /// One commit's files below the project's place in its repository.
-pub struct GitTree {
+pub(crate) struct GitTree {
     root: PathBuf,
     /// The ref as the person wrote it, for messages.
     name: String,
@@ -35,7 +35,7 @@ fn git(root: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
 impl GitTree {
     /// Resolves `reference` once, so every file comes from the same commit
     /// even if the ref moves while the gate reads.
-    pub fn open(root: &Path, reference: &str) -> Result<GitTree, GateError> {
+    pub(crate) fn open(root: &Path, reference: &str) -> Result<GitTree, GateError> {
         let fail = |why: String| {
             GateError::new(format!(
                 "cannot read the gate's rules from git ref `{reference}`: {why}"

@@ -9,7 +9,7 @@ pub use ast_grep_language::SupportLang;
 
 /// The languages whose grammars this build carries, in the order messages
 /// list them.
-pub fn compiled_languages() -> Vec<SupportLang> {
+pub(crate) fn compiled_languages() -> Vec<SupportLang> {
     SupportLang::all_langs()
         .iter()
         .copied()
@@ -40,7 +40,7 @@ const COMPILED: &[SupportLang] = &[
 ];
 
 /// True when this build carries `lang`'s grammar.
-pub fn is_compiled(lang: SupportLang) -> bool {
+pub(crate) fn is_compiled(lang: SupportLang) -> bool {
     COMPILED.contains(&lang)
 }
 
@@ -73,13 +73,7 @@ fn list(langs: &[SupportLang]) -> String {
 
 /// Reads a language name (`TypeScript`, `ts`, `tsx`, `python`, any case, as
 /// ast-grep accepts them) and refuses one this build cannot parse.
-///
-/// ```
-/// use rule_fairy_gate::language::{parse_language, SupportLang};
-/// assert_eq!(parse_language("ts").unwrap(), SupportLang::TypeScript);
-/// assert!(parse_language("Klingon").unwrap_err().starts_with("unknown language `Klingon`"));
-/// ```
-pub fn parse_language(name: &str) -> Result<SupportLang, String> {
+pub(crate) fn parse_language(name: &str) -> Result<SupportLang, String> {
     let Ok(lang) = SupportLang::from_str(name) else {
         let known: Vec<SupportLang> = SupportLang::all_langs().to_vec();
         return Err(format!(
@@ -114,6 +108,16 @@ mod tests {
         assert_eq!(parse_language("py").unwrap(), SupportLang::Python);
         assert_eq!(parse_language("golang").unwrap(), SupportLang::Go);
         assert_eq!(parse_language("yml").unwrap(), SupportLang::Yaml);
+        assert_eq!(parse_language("ts").unwrap(), SupportLang::TypeScript);
+    }
+
+    #[test]
+    fn an_unknown_name_is_refused_by_name() {
+        let message = parse_language("Klingon").unwrap_err();
+        assert!(
+            message.starts_with("unknown language `Klingon` (ast-grep knows "),
+            "{message}"
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::language::SupportLang;
 
 /// `languageGlobs` from `sgconfig.yml`, compiled.
 #[derive(Debug, Clone, Default)]
-pub struct LanguageGlobs {
+pub(crate) struct LanguageGlobs {
     /// In the order given; the first language whose globs match wins.
     entries: Vec<(SupportLang, GlobSet)>,
 }
@@ -17,7 +17,7 @@ impl LanguageGlobs {
     /// Compiles `(language, globs)` pairs. A glob without `/` matches the
     /// file name at any depth (`*.tsx`), as ast-grep's file types do; one
     /// with `/` matches the project-relative path.
-    pub fn new(entries: &[(SupportLang, Vec<String>)]) -> Result<Self, String> {
+    pub(crate) fn new(entries: &[(SupportLang, Vec<String>)]) -> Result<Self, String> {
         let mut compiled = Vec::new();
         for (lang, globs) in entries {
             let mut builder = GlobSetBuilder::new();
@@ -32,16 +32,7 @@ impl LanguageGlobs {
     }
 
     /// The language of a project-relative path (with `/`), if any.
-    ///
-    /// ```
-    /// use rule_fairy_gate::language::SupportLang;
-    /// use rule_fairy_gate::languages::LanguageGlobs;
-    /// let globs = LanguageGlobs::new(&[(SupportLang::TypeScript, vec!["*.tsx".into()])]).unwrap();
-    /// assert_eq!(globs.language_of("src/App.tsx"), Some(SupportLang::TypeScript));
-    /// assert_eq!(LanguageGlobs::default().language_of("src/App.tsx"), Some(SupportLang::Tsx));
-    /// assert_eq!(globs.language_of("README"), None);
-    /// ```
-    pub fn language_of(&self, path: &str) -> Option<SupportLang> {
+    pub(crate) fn language_of(&self, path: &str) -> Option<SupportLang> {
         let name = path.rsplit('/').next().unwrap_or(path);
         for (lang, set) in &self.entries {
             if set.is_match(name) || set.is_match(path) {
@@ -50,5 +41,24 @@ impl LanguageGlobs {
         }
         use ast_grep_core::Language;
         SupportLang::from_path(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_come_before_the_extension_table() {
+        let globs = LanguageGlobs::new(&[(SupportLang::TypeScript, vec!["*.tsx".into()])]).unwrap();
+        assert_eq!(
+            globs.language_of("src/App.tsx"),
+            Some(SupportLang::TypeScript)
+        );
+        assert_eq!(
+            LanguageGlobs::default().language_of("src/App.tsx"),
+            Some(SupportLang::Tsx)
+        );
+        assert_eq!(globs.language_of("README"), None);
     }
 }

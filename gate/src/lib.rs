@@ -27,19 +27,38 @@
 //! # Ok::<(), rule_fairy_gate::GateError>(())
 //! ```
 //!
+//! # The modules
+//!
+//! The modules are private; this page re-exports what the other crates
+//! use: the [`Gate`], [`check_files`], and the types their calls return.
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | `config` | where the rules and rule tests are: `sgconfig.yml`, `.kairoku`, `:gate` |
+//! | `tree`, `git` | the files those are read from: the working tree, or one git commit |
+//! | `language`, `languages` | language names, the grammars compiled in, `languageGlobs` |
+//! | `rules` | loading and checking each [`Rule`] |
+//! | `walk` | which files a scan reads |
+//! | `scan` | one file's text against the rules of its language |
+//! | `rule_test` | rule tests (`valid`, `invalid`) and their [`TestReport`] |
+//! | `finding`, `error` | what a scan reports ([`Finding`], [`Severity`]) and what stops it ([`GateError`]) |
+//! | `yaml` | a file's YAML documents, split at `---` and read as ast-grep reads them, each error at its line in the file |
+//!
 //! [ast-grep]: https://ast-grep.github.io
 
-pub mod config;
-pub mod error;
-pub mod finding;
-pub mod git;
-pub mod language;
-pub mod languages;
-pub mod rule_test;
-pub mod rules;
-pub mod scan;
-pub mod tree;
-pub mod walk;
+#![warn(missing_docs)]
+
+mod config;
+mod error;
+mod finding;
+mod git;
+mod language;
+mod languages;
+mod rule_test;
+mod rules;
+mod scan;
+mod tree;
+mod walk;
 mod yaml;
 
 use std::collections::HashMap;
@@ -48,12 +67,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub use error::GateError;
 pub use finding::{Finding, Severity};
+pub use language::SupportLang;
+pub use rule_test::{CaseFailure, Failure, RuleTests, TestReport};
+pub use rules::Rule;
 
 use config::{read_config, GateConfig};
 use git::GitTree;
-use language::SupportLang;
-use rule_test::{read_tests, run_tests, RuleTests, TestReport};
-use rules::{load_rules, Rule};
+use rule_test::{read_tests, run_tests};
+use rules::load_rules;
 use scan::scan_source;
 use tree::{RuleTree, WorkTree};
 use walk::{relative_name, targets, Target};
@@ -86,12 +107,21 @@ impl ScanReport {
 /// A rule and how well its tests cover it, for `rule-fairy check`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleCoverage {
+    /// The rule's `id`.
     pub id: String,
+    /// Its language, as ast-grep names it (`TypeScript`).
     pub language: String,
+    /// Its severity.
     pub severity: Severity,
+    /// The rule file, as messages name it.
     pub file: String,
+    /// The line of the rule's first key in that file.
     pub line: usize,
+    /// `valid` cases for the rule (snippets it must not match), over all
+    /// its test documents.
     pub valid_cases: usize,
+    /// `invalid` cases for the rule (snippets it must match), over all its
+    /// test documents.
     pub invalid_cases: usize,
 }
 

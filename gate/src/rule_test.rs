@@ -16,10 +16,16 @@ use crate::yaml;
 /// The cases of one rule, from one test document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleTests {
+    /// The `id` of the rule the cases test.
     pub rule_id: String,
+    /// The test file, as messages name it.
     pub file: String,
+    /// The 1-based line where the test document starts: its first line
+    /// that is not blank or a comment.
     pub line: usize,
+    /// Snippets the rule must not match.
     pub valid: Vec<String>,
+    /// Snippets the rule must match.
     pub invalid: Vec<String>,
 }
 
@@ -34,7 +40,10 @@ struct TestCase {
 
 /// Every test document below the configured test directories (snapshot
 /// directories excluded).
-pub fn read_tests(tree: &dyn RuleTree, config: &GateConfig) -> Result<Vec<RuleTests>, GateError> {
+pub(crate) fn read_tests(
+    tree: &dyn RuleTree,
+    config: &GateConfig,
+) -> Result<Vec<RuleTests>, GateError> {
     let mut tests = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for dir in &config.test_dirs {
@@ -82,19 +91,26 @@ pub enum Failure {
 /// One failed case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CaseFailure {
+    /// The `id` of the rule the case tests.
     pub rule_id: String,
+    /// The test file, as messages name it.
     pub file: String,
+    /// The line of its test document, as in [`RuleTests::line`].
     pub line: usize,
+    /// Whether a `valid` case matched or an `invalid` one did not.
     pub failure: Failure,
     /// 1-based position in its `valid` or `invalid` list.
     pub index: usize,
+    /// The case's snippet, verbatim.
     pub code: String,
 }
 
 /// The outcome of a test run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TestReport {
+    /// Cases run; those of rules switched off or defined nowhere are not.
     pub cases: usize,
+    /// The cases that failed, in the order they ran.
     pub failures: Vec<CaseFailure>,
     /// Test documents naming a rule no rule file defines: (id, file, line).
     pub unknown_rules: Vec<(String, String, usize)>,
@@ -105,13 +121,15 @@ pub struct TestReport {
 }
 
 impl TestReport {
+    /// True when no case failed and every test document names a rule;
+    /// untested and skipped rules do not fail a run.
     pub fn passed(&self) -> bool {
         self.failures.is_empty() && self.unknown_rules.is_empty()
     }
 }
 
 /// Runs every case against its rule.
-pub fn run_tests(rules: &[Rule], tests: &[RuleTests]) -> TestReport {
+pub(crate) fn run_tests(rules: &[Rule], tests: &[RuleTests]) -> TestReport {
     let mut report = TestReport::default();
     for test in tests {
         let Some(rule) = rules.iter().find(|r| r.id() == test.rule_id) else {

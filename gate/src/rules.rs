@@ -20,6 +20,8 @@ use crate::yaml::{self, Document};
 /// One loaded rule: ast-grep's compiled rule, where it came from, and its
 /// `files`/`ignores` globs.
 pub struct Rule {
+    /// ast-grep's compiled rule: its matcher, `message`, `note` and
+    /// `severity`.
     pub config: RuleConfig<SupportLang>,
     /// The rule file, as messages name it.
     pub file: String,
@@ -30,14 +32,18 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// The rule's `id`, unique among the project's rules.
     pub fn id(&self) -> &str {
         &self.config.id
     }
 
+    /// The language its `language` names: only files parsed as it are
+    /// held to the rule.
     pub fn language(&self) -> SupportLang {
         self.config.language
     }
 
+    /// Its `severity`; `hint` when the rule names none, as in ast-grep.
     pub fn severity(&self) -> Severity {
         Severity::from(&self.config.severity)
     }
@@ -83,7 +89,10 @@ fn is_rule_file(path: &str) -> bool {
 
 /// Every rule file below the configured directories, in directory order,
 /// each listed once.
-pub fn rule_files(tree: &dyn RuleTree, config: &GateConfig) -> Result<Vec<String>, GateError> {
+pub(crate) fn rule_files(
+    tree: &dyn RuleTree,
+    config: &GateConfig,
+) -> Result<Vec<String>, GateError> {
     let mut files: Vec<String> = Vec::new();
     for dir in &config.rule_dirs {
         for file in tree.files_below(dir)? {
@@ -96,7 +105,7 @@ pub fn rule_files(tree: &dyn RuleTree, config: &GateConfig) -> Result<Vec<String
 }
 
 /// Loads every rule of the project; the first bad rule stops the load.
-pub fn load_rules(tree: &dyn RuleTree, config: &GateConfig) -> Result<Vec<Rule>, GateError> {
+pub(crate) fn load_rules(tree: &dyn RuleTree, config: &GateConfig) -> Result<Vec<Rule>, GateError> {
     let mut rules: Vec<Rule> = Vec::new();
     let mut seen: HashMap<String, (String, usize)> = HashMap::new();
     for path in rule_files(tree, config)? {
@@ -123,7 +132,7 @@ pub fn load_rules(tree: &dyn RuleTree, config: &GateConfig) -> Result<Vec<Rule>,
 }
 
 /// Parses the rules of one file; `file` is the name messages use.
-pub fn parse_rule_file(file: &str, text: &str) -> Result<Vec<Rule>, GateError> {
+pub(crate) fn parse_rule_file(file: &str, text: &str) -> Result<Vec<Rule>, GateError> {
     let mut rules = Vec::new();
     for doc in yaml::documents(text) {
         let Some(line) = doc.content_line else {

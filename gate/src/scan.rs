@@ -15,7 +15,12 @@ use crate::rules::Rule;
 
 /// The findings of `rules` (all of `lang`) in `source`, sorted by position.
 /// `file` is the name the findings carry.
-pub fn scan_source(rules: &[&Rule], lang: SupportLang, file: &str, source: &str) -> Vec<Finding> {
+pub(crate) fn scan_source(
+    rules: &[&Rule],
+    lang: SupportLang,
+    file: &str,
+    source: &str,
+) -> Vec<Finding> {
     let active: Vec<&Rule> = rules
         .iter()
         .copied()

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::error::GateError;
 
 /// Read access to the project's files as of one version of it.
-pub trait RuleTree {
+pub(crate) trait RuleTree {
     /// The text of a file, or `None` when there is no such file.
     fn read(&self, path: &str) -> Result<Option<String>, GateError>;
     /// True when `path` is a directory.
@@ -20,12 +20,13 @@ pub trait RuleTree {
 }
 
 /// The files on disk below the project root.
-pub struct WorkTree {
+pub(crate) struct WorkTree {
     root: PathBuf,
 }
 
 impl WorkTree {
-    pub fn new(root: &Path) -> Self {
+    /// The files below `root`, the canonical project root.
+    pub(crate) fn new(root: &Path) -> Self {
         WorkTree {
             root: root.to_path_buf(),
         }
@@ -102,7 +103,7 @@ impl RuleTree for WorkTree {
 
 /// Joins a project-relative directory and a name, dropping `./` and
 /// resolving `..` lexically, so the same directory named two ways is one.
-pub fn normalize(path: &str) -> String {
+pub(crate) fn normalize(path: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {

@@ -11,7 +11,8 @@ use crate::error::GateError;
 
 /// A file to scan: where it is, and its project-relative name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
+pub(crate) struct Target {
+    /// Where the file is on disk.
     pub path: PathBuf,
     /// Project-relative with `/` when inside the project; otherwise the
     /// path as found.
@@ -19,7 +20,7 @@ pub struct Target {
 }
 
 /// The name of `path` relative to `root` (both canonical), with `/`.
-pub fn relative_name(root: &Path, path: &Path) -> String {
+pub(crate) fn relative_name(root: &Path, path: &Path) -> String {
     match path.strip_prefix(root) {
         Ok(rest) => rest
             .components()
@@ -51,7 +52,7 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<Target>) -> Result<(), GateError>
 /// The files to scan below canonical `root`: all of them, or those under
 /// `paths` (relative paths are relative to `root`). Explicit files are
 /// scanned even when ignored, as ast-grep does; directories are walked.
-pub fn targets(root: &Path, paths: &[PathBuf]) -> Result<Vec<Target>, GateError> {
+pub(crate) fn targets(root: &Path, paths: &[PathBuf]) -> Result<Vec<Target>, GateError> {
     let mut out = Vec::new();
     if paths.is_empty() {
         walk(root, root, &mut out)?;

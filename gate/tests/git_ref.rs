@@ -30,7 +30,7 @@ fn rules_come_from_the_ref_not_the_working_tree() {
     let ids: Vec<&str> = from_ref
         .rules()
         .iter()
-        .map(rule_fairy_gate::rules::Rule::id)
+        .map(rule_fairy_gate::Rule::id)
         .collect();
     assert_eq!(ids, vec!["no-eval"]);
     assert_eq!(

@@ -3,8 +3,7 @@
 
 mod support;
 
-use rule_fairy_gate::rule_test::Failure;
-use rule_fairy_gate::Gate;
+use rule_fairy_gate::{Failure, Gate};
 use support::*;
 
 const TEST: &str = "id: no-eval

@@ -32,6 +32,8 @@ fn a_finding_names_rule_file_line_message_and_note() {
     assert_eq!(finding.rule_id, "no-eval");
     assert_eq!(finding.file, "src/api.ts");
     assert_eq!((finding.line, finding.column), (3, 18));
+    // `eval(body)`: the end is the column just past its `)`.
+    assert_eq!((finding.end_line, finding.end_column), (3, 28));
     assert_eq!(finding.message, "Do not call eval on body.");
     assert_eq!(
         finding.note.as_deref(),

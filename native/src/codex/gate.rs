@@ -29,6 +29,6 @@ pub(super) fn check(project: &Project, session_dir: &str, written: &[String]) ->
 }
 
 #[cfg(not(feature = "gate"))]
-pub fn check(_project: &Project, _session_dir: &str, _written: &[String]) -> GateRun {
+pub(super) fn check(_project: &Project, _session_dir: &str, _written: &[String]) -> GateRun {
     GateRun::Clean
 }

@@ -1,8 +1,7 @@
 //! How the gate's results are printed: findings for people (rule id,
 //! file:line, message, the note verbatim) or as JSON lines, and test runs.
 
-use rule_fairy_gate::rule_test::{Failure, TestReport};
-use rule_fairy_gate::{Finding, Gate, ScanReport, Severity};
+use rule_fairy_gate::{Failure, Finding, Gate, ScanReport, Severity, TestReport};
 
 fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
