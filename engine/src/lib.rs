@@ -28,6 +28,8 @@
 //! `engine/tests/layers.rs` reads every file's `crate::` paths and fails on
 //! an upward or sideways import.
 
+#![warn(missing_docs)]
+
 mod base;
 mod check;
 mod config;

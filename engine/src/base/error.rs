@@ -12,12 +12,15 @@ use serde::Serialize;
 /// Where a problem sits: a file and, when known, a 1-based line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Place {
+    /// The file as the user wrote or reached it.
     pub file: String,
+    /// 1-based line, `None` when the problem concerns the whole file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
 }
 
 impl Place {
+    /// A whole file, no line.
     pub fn file(file: impl Into<String>) -> Self {
         Place {
             file: file.into(),
@@ -25,6 +28,7 @@ impl Place {
         }
     }
 
+    /// A 1-based line of a file.
     pub fn line(file: impl Into<String>, line: usize) -> Self {
         Place {
             file: file.into(),
@@ -69,11 +73,17 @@ impl fmt::Display for NotUtf8 {
 pub enum ErrorKind {
     // rule-fairy.edn (behaviour §1.1)
     /// `rule-fairy.edn` could not be read.
-    CannotReadConfig { reason: String },
+    CannotReadConfig {
+        /// The file system's description of the failure.
+        reason: String,
+    },
     /// The EDN reader refused the text; `message` is its description.
     ConfigSyntax {
+        /// What the reader found wrong.
         message: String,
+        /// 1-based line where the reader stopped.
         line: usize,
+        /// 1-based column on that line.
         column: usize,
     },
     /// The file holds no value, or one that is not a map.
@@ -81,23 +91,39 @@ pub enum ErrorKind {
     /// Keys no one reads, at the top (`section` none) or inside a section
     /// such as `:rules`.
     UnknownConfigKeys {
+        /// The section holding them, like `:rules`; `None` at the top.
         section: Option<String>,
+        /// The unknown keys as written.
         keys: Vec<String>,
     },
     /// A section such as `:rules` whose value is not a map.
-    ConfigSectionNotMap { section: String },
+    ConfigSectionNotMap {
+        /// The section's key, like `:rules`.
+        section: String,
+    },
     /// `:rules :dirs` is not a non-empty vector of paths.
     RuleDirsValue,
     /// `:rules :extensions` is not a non-empty vector of extensions.
     RuleExtensionsValue,
     /// `:formats` is not a vector; `known` are the format keywords, like
     /// `:claude`.
-    FormatsValue { known: Vec<String> },
+    FormatsValue {
+        /// Every format keyword, for the message's example.
+        known: Vec<String>,
+    },
     /// A `:formats` entry names no format.
-    UnknownFormat { format: String, known: Vec<String> },
+    UnknownFormat {
+        /// The entry as written.
+        format: String,
+        /// Every format keyword, like `:claude`.
+        known: Vec<String>,
+    },
     /// `:gate :dirs` or `:gate :test-dirs` (`key`) is not a non-empty
     /// vector of paths.
-    GateDirsValue { key: String },
+    GateDirsValue {
+        /// `:gate :dirs` or `:gate :test-dirs`.
+        key: String,
+    },
     /// A `:shell-hook` value is not a boolean.
     ShellHookValue,
     /// `:instructions :files` is not a vector of file names.
@@ -107,69 +133,157 @@ pub enum ErrorKind {
     /// A rule file or `rule-fairy.edn` that is not UTF-8.
     NotUtf8(NotUtf8),
     /// An imported document (`import` as written) that is not UTF-8.
-    ImportNotUtf8 { import: String, error: NotUtf8 },
+    ImportNotUtf8 {
+        /// The import path as the rule wrote it.
+        import: String,
+        /// Where the first invalid byte sits.
+        error: NotUtf8,
+    },
     /// An instruction file (`file` as shown) that is not UTF-8.
-    InstructionNotUtf8 { file: String, error: NotUtf8 },
+    InstructionNotUtf8 {
+        /// The instruction file as shown to the user.
+        file: String,
+        /// Where the first invalid byte sits.
+        error: NotUtf8,
+    },
 
     // Rule files
     /// A rule file could not be read.
-    CannotReadRule { reason: String },
+    CannotReadRule {
+        /// The file system's description of the failure.
+        reason: String,
+    },
     /// Rule names found in more than one rules directory.
-    DuplicateRuleNames { names: Vec<String> },
+    DuplicateRuleNames {
+        /// The names found twice, each relative to its rules directory.
+        names: Vec<String>,
+    },
     /// A rule asked for by name is not in the project.
-    UnknownRule { name: String },
+    UnknownRule {
+        /// The name asked for.
+        name: String,
+    },
     /// A rule a bundle needs could not be read; `problem` is what its
     /// finding says.
-    BundleMissesRule { problem: String },
+    BundleMissesRule {
+        /// The rule's own problem, as its finding reads.
+        problem: String,
+    },
     /// A rule left out of the project when it loaded; `problem` is what its
     /// finding says.
-    RuleLeftOut { problem: String },
+    RuleLeftOut {
+        /// The rule's problem, as its finding reads; it is the whole message.
+        problem: String,
+    },
 
     // Globs and content patterns
     /// A glob that does not compile.
-    InvalidGlob { glob: String },
+    InvalidGlob {
+        /// The glob in its normalised form.
+        glob: String,
+    },
     /// A `fileContains` pattern that does not compile, and why.
-    InvalidContentPattern { pattern: String, why: String },
+    InvalidContentPattern {
+        /// The pattern as the rule declares it.
+        pattern: String,
+        /// The regex compiler's description of what is wrong.
+        why: String,
+    },
 
     // Imports (behaviour §3)
     /// The project root could not be resolved to its real path.
-    CannotResolveRoot { root: String, reason: String },
+    CannotResolveRoot {
+        /// The root as given.
+        root: String,
+        /// The file system's description of the failure.
+        reason: String,
+    },
     /// An import path that leaves the project root as written.
-    ImportEscapesRoot { path: String },
+    ImportEscapesRoot {
+        /// The import path as the rule wrote it.
+        path: String,
+    },
     /// An import that names no file.
-    ImportMissing { path: String },
+    ImportMissing {
+        /// The import path as the rule wrote it.
+        path: String,
+    },
     /// An import whose real path lies outside the project root.
-    ImportOutsideRoot { path: String },
+    ImportOutsideRoot {
+        /// The import path as the rule wrote it.
+        path: String,
+    },
     /// An import whose real path could not be resolved.
-    CannotResolveImport { path: String, reason: String },
+    CannotResolveImport {
+        /// The import path as the rule wrote it.
+        path: String,
+        /// The file system's description of the failure.
+        reason: String,
+    },
     /// An imported file that could not be read.
-    CannotReadImport { path: String, reason: String },
+    CannotReadImport {
+        /// The import path as the rule wrote it.
+        path: String,
+        /// The file system's description of the failure.
+        reason: String,
+    },
     /// A `#fragment` that is not valid percent-encoding, and why;
     /// `reference` is the import as written, `path#fragment`.
-    ImportFragmentEncoding { reference: String, why: String },
+    ImportFragmentEncoding {
+        /// The import as written, `path#fragment`.
+        reference: String,
+        /// The first bad escape, and what an escape must be.
+        why: String,
+    },
     /// A `#fragment` whose heading (decoded, lower-cased) is not in the
     /// document.
-    ImportHeadingMissing { path: String, heading: String },
+    ImportHeadingMissing {
+        /// The import path as the rule wrote it, without the fragment.
+        path: String,
+        /// The heading looked for: decoded and lower-cased.
+        heading: String,
+    },
     /// An omission start inside an open omission block, in `document`.
-    NestedOmission { document: String },
+    NestedOmission {
+        /// The import path the document was loaded through, as written.
+        document: String,
+    },
     /// An omission end with no block open, in `document`.
-    UnexpectedOmissionEnd { document: String },
+    UnexpectedOmissionEnd {
+        /// The import path the document was loaded through, as written.
+        document: String,
+    },
     /// An omission block never closed, in `document`.
-    UnclosedOmission { document: String },
+    UnclosedOmission {
+        /// The import path the document was loaded through, as written.
+        document: String,
+    },
 
     // Instruction files (behaviour §6.3)
     /// An instruction file (`file` as shown) that could not be read.
-    CannotReadInstruction { file: String, reason: String },
+    CannotReadInstruction {
+        /// The instruction file as shown to the user.
+        file: String,
+        /// The file system's description of the failure.
+        reason: String,
+    },
 
     // Budgets and sizes
     /// The imported documentation is larger than `limit` bytes.
-    DocumentationBudget { limit: usize },
+    DocumentationBudget {
+        /// The budget in bytes.
+        limit: usize,
+    },
     /// A review bundle's documentation is larger than `limit` bytes:
     /// `bytes` imported by `rules` rules for `paths` changed paths.
     BundleBudget {
+        /// The budget in bytes.
         limit: usize,
+        /// Bytes of documentation the bundle imported.
         bytes: usize,
+        /// How many applicable rules imported them.
         rules: usize,
+        /// How many changed paths the bundle covers.
         paths: usize,
     },
 
@@ -328,15 +442,19 @@ impl fmt::Display for ErrorKind {
 /// kinds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
+    /// What went wrong, with the data of its message.
     pub kind: ErrorKind,
+    /// The file and line, when the problem is in a file.
     pub place: Option<Place>,
 }
 
 impl Error {
+    /// An error with no place yet.
     pub fn new(kind: ErrorKind) -> Self {
         Error { kind, place: None }
     }
 
+    /// An error at a file or line.
     pub fn at(place: Place, kind: ErrorKind) -> Self {
         Error {
             kind,
@@ -387,6 +505,7 @@ impl Serialize for Error {
 
 impl std::error::Error for Error {}
 
+/// The engine's result, its error an [`Error`] unless named.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]

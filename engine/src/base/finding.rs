@@ -6,18 +6,26 @@ use serde::Serialize;
 
 use crate::base::error::{Error, Place};
 
+/// How bad a finding is; errors sort before warnings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Something wrong: `check` fails on it.
     Error,
+    /// Worth telling, but `check` still passes.
     Warning,
 }
 
+/// One problem found, at a file and, where known, a line. It serializes
+/// flat: `severity`, `file`, `line`, `message`, `hint`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
+    /// Whether it fails `check`.
     pub severity: Severity,
+    /// The file and line it is about.
     #[serde(flatten)]
     pub place: Place,
+    /// What is wrong, without the place.
     pub message: String,
     /// What to write instead, when there is a clear fix.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -25,6 +33,7 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// An error finding with no hint.
     pub fn error(place: Place, message: impl Into<String>) -> Self {
         Finding {
             severity: Severity::Error,
@@ -34,6 +43,7 @@ impl Finding {
         }
     }
 
+    /// A warning finding with no hint.
     pub fn warning(place: Place, message: impl Into<String>) -> Self {
         Finding {
             severity: Severity::Warning,
@@ -43,6 +53,7 @@ impl Finding {
         }
     }
 
+    /// The same finding, saying what to write instead.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
@@ -55,6 +66,7 @@ impl Finding {
         Finding::error(place, error.message())
     }
 
+    /// Whether its severity is [`Severity::Error`].
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

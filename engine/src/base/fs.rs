@@ -7,22 +7,30 @@ use std::io;
 
 use crate::base::paths;
 
+/// What a path names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// A regular file.
     File,
+    /// A directory.
     Dir,
+    /// Anything else, such as a socket or a device.
     Other,
 }
 
 /// What `stat` reports, links followed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Metadata {
+    /// What the path names.
     pub kind: Kind,
+    /// Size in bytes; 0 for a directory in [`MemoryFs`].
     pub len: u64,
     /// Modification time in milliseconds since the Unix epoch, when known.
     pub modified_ms: Option<i64>,
 }
 
+/// Read-only access to files by `/`-separated path. Errors are
+/// [`io::Error`]s, whose text the engine's messages quote as the reason.
 pub trait FileSource {
     /// The bytes of a regular file (links followed).
     fn read(&self, path: &str) -> io::Result<Vec<u8>>;
@@ -49,14 +57,17 @@ pub trait FileSource {
         self.stat(path).ok()
     }
 
+    /// Whether the path, links followed, is a regular file.
     fn is_file(&self, path: &str) -> bool {
         matches!(self.try_stat(path), Some(m) if m.kind == Kind::File)
     }
 
+    /// Whether the path, links followed, is a directory.
     fn is_dir(&self, path: &str) -> bool {
         matches!(self.try_stat(path), Some(m) if m.kind == Kind::Dir)
     }
 
+    /// Whether the path, links followed, names anything.
     fn exists(&self, path: &str) -> bool {
         self.try_stat(path).is_some()
     }
@@ -88,6 +99,7 @@ pub struct MemoryFs {
 const MAX_LINK_HOPS: usize = 40;
 
 impl MemoryFs {
+    /// A tree holding only the root directory `/`.
     pub fn new() -> Self {
         let mut fs = MemoryFs::default();
         fs.nodes.insert("/".to_string(), Node::Dir);
@@ -107,10 +119,13 @@ impl MemoryFs {
         fs
     }
 
+    /// A file at `path` holding `content`, modified at time 0.
     pub fn add_file(&mut self, path: &str, content: impl AsRef<[u8]>) -> &mut Self {
         self.add_file_with_time(path, content, 0)
     }
 
+    /// A file as [`add_file`](MemoryFs::add_file) makes it, modified at
+    /// `modified_ms` (milliseconds since the Unix epoch).
     pub fn add_file_with_time(
         &mut self,
         path: &str,
@@ -129,6 +144,7 @@ impl MemoryFs {
         self
     }
 
+    /// A directory at `path`.
     pub fn add_dir(&mut self, path: &str) -> &mut Self {
         let path = paths::normalize_lexically(path);
         self.add_parents(&path);
@@ -145,6 +161,8 @@ impl MemoryFs {
         self
     }
 
+    /// Removes `path` and, for a directory, everything under it. A link
+    /// itself is removed, not its target.
     pub fn remove(&mut self, path: &str) -> &mut Self {
         let path = paths::normalize_lexically(path);
         let prefix = format!("{path}/");

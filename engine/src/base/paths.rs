@@ -20,6 +20,7 @@ pub fn normalize_for_match(path: &str) -> String {
         .to_string()
 }
 
+/// Whether a `/`-separated path starts at the root.
 pub fn is_absolute(path: &str) -> bool {
     path.starts_with('/')
 }

@@ -14,17 +14,21 @@ use crate::config::{Config, RulesSource};
 use crate::render::imports::check_imports;
 use crate::rules::discovery::{java_order, scan_rule_files, RuleSet};
 
+/// What [`check_project`] found: the counts and every finding.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     /// How many rule files were read.
     pub rules: usize,
+    /// How many findings are errors.
     pub errors: usize,
+    /// How many findings are warnings.
     pub warnings: usize,
     /// Sorted by file, then line.
     pub findings: Vec<Finding>,
 }
 
 impl Report {
+    /// Whether any finding is an error, which fails `check`.
     pub fn has_errors(&self) -> bool {
         self.errors > 0
     }

@@ -10,6 +10,7 @@ use crate::base::paths;
 use crate::config::formats::Format;
 use crate::syntax::edn::{self, Edn, Value};
 
+/// The configuration file's name, at the project root (behaviour §1.1).
 pub const CONFIG_FILE: &str = "rule-fairy.edn";
 
 const TOP_LEVEL_KEYS: &[&str] = &["rules", "instructions", "shell-hook", "formats", "gate"];

@@ -18,8 +18,12 @@ use crate::matching::project::Project;
 pub struct ClaudePreview {
     /// The context entries: frames, then an error entry per oversized rule.
     pub entries: Vec<String>,
+    /// How many of the entries are frames.
     pub frames: usize,
+    /// The rules the frames carry, in match order.
     pub delivered: Vec<String>,
+    /// Rules that did not fit this delivery; they would come with the next
+    /// matching event.
     pub deferred: Vec<String>,
 }
 
@@ -27,16 +31,24 @@ pub struct ClaudePreview {
 /// rendered (a missing import, the budget) is its error, with its place.
 #[derive(Debug, Clone)]
 pub struct Preview {
+    /// Which rules fire and why.
     pub explanation: Explanation,
+    /// The rules the event selects, in match order.
     pub selection: Selection,
+    /// Codex's text; `None` when Codex was not asked for or no rule was
+    /// selected.
     pub codex: Option<Result<String, Error>>,
+    /// Claude Code's entries; `None` when Claude Code was not asked for or
+    /// no rule was selected.
     pub claude: Option<Result<ClaudePreview, Error>>,
 }
 
 /// Which deliveries to render.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hosts {
+    /// Render Codex's text.
     pub codex: bool,
+    /// Render Claude Code's frames.
     pub claude: bool,
 }
 

@@ -20,6 +20,8 @@ use crate::rules::rule::Rule;
 /// The rules an event selected, in match order, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {
+    /// What selected the rules, as the first frame's marker lines tell it:
+    /// the prompt matches, the edited paths, or the shell's changed paths.
     pub trigger: Trigger,
     /// Distinct rule names in match order.
     pub rules: Vec<String>,

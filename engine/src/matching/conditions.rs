@@ -55,8 +55,11 @@ pub enum Dimension {
 /// Read back by the playground's `describeCondition`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
+    /// Which condition: `os`, `branch`, `tools` and the like.
     pub kind: Dimension,
+    /// Whether it held.
     pub held: bool,
+    /// The values the rule declared (for `ci`, `true` or `false`).
     pub wanted: Vec<String>,
     /// The fact tested; `None` when the host could not tell.
     pub actual: Option<Vec<String>>,

@@ -14,17 +14,31 @@ use crate::rules::discovery::java_order;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     /// A prompt as typed.
-    Prompt { text: String },
+    Prompt {
+        /// The prompt's whole text.
+        text: String,
+    },
     /// Edited paths, project-relative (behaviour §5.6), in the order the
     /// tool names them.
-    Edit { paths: Vec<String> },
+    Edit {
+        /// The paths as reported; [`Event::matched_paths`] normalises them.
+        paths: Vec<String>,
+    },
     /// Paths a shell command changed, project-relative, in any order (the
     /// selection sorts them, behaviour §2.6).
-    Shell { paths: Vec<String> },
+    Shell {
+        /// The paths as reported; [`Event::matched_paths`] normalises,
+        /// sorts and dedups them.
+        paths: Vec<String>,
+    },
     /// A session started, or went on after a compaction (Codex's
     /// `SessionStart`): the rules that need no prompt, as an empty prompt
     /// selects them.
-    SessionStart { compacted: bool },
+    SessionStart {
+        /// The session went on after a compaction, so the context lost
+        /// what was delivered before.
+        compacted: bool,
+    },
 }
 
 /// What kind of event it is: what labels name (`[rule-fairy error: <kind>
@@ -33,9 +47,13 @@ pub enum Event {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EventKind {
+    /// [`Event::Prompt`].
     Prompt,
+    /// [`Event::Edit`].
     Edit,
+    /// [`Event::Shell`].
     Shell,
+    /// [`Event::SessionStart`], compacted or not.
     #[serde(rename = "session start")]
     SessionStart,
 }
@@ -60,22 +78,26 @@ impl EventKind {
 }
 
 impl Event {
+    /// A prompt event.
     pub fn prompt(text: impl Into<String>) -> Event {
         Event::Prompt { text: text.into() }
     }
 
+    /// An edit of `paths`, in the tool's order.
     pub fn edit<S: AsRef<str>>(paths: &[S]) -> Event {
         Event::Edit {
             paths: paths.iter().map(|p| p.as_ref().to_string()).collect(),
         }
     }
 
+    /// A shell command that changed `paths`.
     pub fn shell<S: AsRef<str>>(paths: &[S]) -> Event {
         Event::Shell {
             paths: paths.iter().map(|p| p.as_ref().to_string()).collect(),
         }
     }
 
+    /// What kind of event it is.
     pub fn kind(&self) -> EventKind {
         match self {
             Event::Prompt { .. } => EventKind::Prompt,
@@ -126,6 +148,7 @@ pub(crate) fn shell_order<S: AsRef<str>>(changed: &[S]) -> Vec<String> {
 /// An event with everything its rules are judged against.
 #[derive(Debug, Clone, Copy)]
 pub struct Query<'a> {
+    /// What happened.
     pub event: &'a Event,
     /// The session's facts for the rules' conditions.
     pub facts: &'a Facts,

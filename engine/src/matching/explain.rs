@@ -14,22 +14,40 @@ use crate::matching::index::RuleIndex;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
 pub enum Reason {
+    /// The rule is always on (`alwaysApply`, or its format's equivalent).
     #[serde(rename = "alwaysApply")]
     AlwaysApply,
     /// The prompt terms that matched: any-of terms, then required terms.
     #[serde(rename = "keyword")]
-    Keywords { keywords: Vec<String> },
+    Keywords {
+        /// The terms as the rule declares them, lower-cased.
+        keywords: Vec<String>,
+    },
     /// The first glob of the rule, in declaration order, that matched the path.
     #[serde(rename = "glob")]
-    Glob { glob: String, path: String },
+    Glob {
+        /// The glob, normalised for matching.
+        glob: String,
+        /// The path it matched, project-relative and normalised.
+        path: String,
+    },
     /// The first `fileContains` pattern that matched the path's content.
     #[serde(rename = "fileContains")]
-    FileContains { pattern: String, path: String },
+    FileContains {
+        /// The pattern as the rule declares it.
+        pattern: String,
+        /// The path whose content matched.
+        path: String,
+    },
 }
 
+/// One rule the event selects, with why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FiredRule {
+    /// The rule's name, relative to its rules directory.
     pub name: String,
+    /// What made it fire: always-on and keywords for a prompt; for a path
+    /// event its glob hits, then its `fileContains` hits.
     pub reasons: Vec<Reason>,
     /// Every other condition the rule declares (command, project, os, ci,
     /// branch, model, agent, tools): what it wanted, what the fact was, and
@@ -42,9 +60,12 @@ pub struct FiredRule {
     pub delivery: Option<&'static str>,
 }
 
+/// What [`explain`] says about one event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Explanation {
+    /// The kind of event explained.
     pub event: EventKind,
+    /// The rules it selects, in delivery order.
     pub rules: Vec<FiredRule>,
     /// Problems the event ran into (an invalid glob it reached); the rules
     /// listed still fired.

@@ -16,12 +16,19 @@ use crate::rules::rule::Rule;
 pub struct Facts {
     /// The prompt's slash command; derived from the prompt when unset.
     pub command: Option<String>,
+    /// The project's tags from marker files at its root ([`project_tags`]).
     pub project: Option<Vec<String>>,
+    /// The operating system, in the names rules use ([`os_name`]).
     pub os: Option<String>,
+    /// Whether this is a CI run ([`ci_from_env`]).
     pub ci: Option<bool>,
+    /// The current git branch; `None` on a detached `HEAD`.
     pub branch: Option<String>,
+    /// The model in use.
     pub model: Option<String>,
+    /// The agent in use.
     pub agent: Option<String>,
+    /// The names of the tools available.
     pub tools: Option<Vec<String>>,
 }
 

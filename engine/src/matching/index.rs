@@ -126,6 +126,10 @@ pub struct PathMatches {
     pub errors: Vec<Error>,
 }
 
+/// A project's rules compiled for matching: the globs in one set, the
+/// keywords in one automaton, the `fileContains` patterns in one regex set,
+/// and each rule's other conditions; built once and reused for every event
+/// until a rule file changes.
 #[derive(Debug, Clone)]
 pub struct RuleIndex {
     entries: Vec<Entry>,
@@ -200,10 +204,12 @@ impl RuleIndex {
         }
     }
 
+    /// How many rules the index holds.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the index holds no rule.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

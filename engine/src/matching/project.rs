@@ -12,10 +12,15 @@ use crate::rules::discovery::RuleSet;
 /// Everything a hook or command needs to match events against the rules.
 #[derive(Debug, Clone)]
 pub struct Project {
+    /// The project root as given to [`Project::load`].
     pub root: String,
+    /// Its `rule-fairy.edn`, or the defaults when there is none.
     pub config: Config,
+    /// Where its rules come from: directories, extensions and formats.
     pub source: RulesSource,
+    /// The rules read, sorted by name, and the files that could not be.
     pub rules: RuleSet,
+    /// The rules compiled for matching.
     pub index: RuleIndex,
 }
 

@@ -29,11 +29,14 @@ pub(crate) const ROOT: &str = "/project";
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum EventInput {
+    /// A prompt, answered as [`Event::Prompt`].
     Prompt {
+        /// The prompt as typed.
         prompt: String,
     },
     /// Edited paths, project-relative; blank entries are ignored.
     Edit {
+        /// The paths as typed, one per entry; each is trimmed.
         paths: Vec<String>,
     },
 }
@@ -43,12 +46,20 @@ pub enum EventInput {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FactInputs {
+    /// The slash command; when blank, the prompt's own is used.
     pub command: Option<String>,
+    /// The operating system, in any name [`normalize_os`] knows.
     pub os: Option<String>,
+    /// Whether this is a CI run; absent is unknown.
     pub ci: Option<bool>,
+    /// The current git branch.
     pub branch: Option<String>,
+    /// The model in use.
     pub model: Option<String>,
+    /// The agent in use.
     pub agent: Option<String>,
+    /// The names of the tools available; blank entries are dropped, and
+    /// none left is unknown.
     pub tools: Vec<String>,
 }
 

@@ -33,6 +33,7 @@ pub struct Bundle {
     pub rule_names: Vec<String>,
     /// Rule files in the rules source.
     pub rule_count: usize,
+    /// Every duplicate dedup replaced by an omission line, in bundle order.
     pub omissions: Vec<Omission>,
     /// Every file besides the rules the bundle read, for the revision
     /// check: each instruction file under every path it was shown by and
@@ -46,7 +47,10 @@ pub struct Bundle {
 /// One omission line: the block it stands in and the kept copy it names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Omission {
+    /// The block's label: an instruction file's display path, a rule
+    /// name, or a documentation block's references.
     pub in_block: String,
+    /// Where the kept copy is, as the omission line names it.
     pub kept: String,
 }
 

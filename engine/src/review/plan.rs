@@ -35,6 +35,8 @@ impl PathSource {
 /// The paths a plan touches, project-relative.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanPaths {
+    /// The paths kept, each once, directories replaced by their files: in
+    /// the plan's order from a file list, sorted when extracted.
     pub paths: Vec<String>,
     /// Tokens left out: outside the project, or (extracted) neither the
     /// file nor its parent directory exists. Sorted.
@@ -44,6 +46,7 @@ pub struct PlanPaths {
     pub outside: Vec<String>,
     /// Each directory replaced by the files under it, with their count.
     pub expanded: BTreeMap<String, usize>,
+    /// Whether the paths came from file-list sections or from the text.
     pub source: PathSource,
 }
 

@@ -28,15 +28,23 @@ pub struct PromptTrigger {
     pub requires: Vec<String>,
 }
 
+/// A rule file read: what it is called, where it lives, its text, and
+/// the triggers and conditions its frontmatter declares.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rule {
     /// Path relative to its rules directory, `/`-separated, extension kept.
     pub name: String,
     /// The file it was read from.
     pub path: String,
+    /// The file split into frontmatter and body.
     pub document: Document,
+    /// The path globs it declares, normalised; empty ones are dropped.
     pub globs: Vec<GlobSpec>,
+    /// Whether every prompt selects it (Cursor's `alwaysApply: true`, or
+    /// the format's own way of saying so).
     pub always_apply: bool,
+    /// The prompt terms that select it, lower-cased; `None` without any-of
+    /// terms (`promptAnyOf` or `keywords`).
     pub trigger: Option<PromptTrigger>,
     /// The conditions beyond globs, keywords and alwaysApply.
     pub conditions: Conditions,
@@ -143,10 +151,12 @@ impl Rule {
         }
     }
 
+    /// The frontmatter, `None` when the file has no frontmatter block.
     pub fn frontmatter(&self) -> Option<&Frontmatter> {
         self.document.frontmatter.as_ref()
     }
 
+    /// Everything after the frontmatter block, trimmed.
     pub fn body(&self) -> &str {
         &self.document.body
     }

@@ -31,6 +31,7 @@ use crate::render::import_paths::imported_documents;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EventRequest {
+    /// What happened: a prompt, an edit or a shell command.
     pub kind: RequestKind,
     /// Names this event among the session's: the delivery id is made from
     /// it, so it must differ between deliveries (the mod puts the session,
@@ -54,6 +55,7 @@ pub struct EventRequest {
     /// The state file as a person finds it, for messages.
     #[serde(default)]
     pub state_file: String,
+    /// The time of the event, in milliseconds since the Unix epoch.
     pub now: i64,
     /// The facts the mod gathered for rule conditions (`Wants::facts`).
     #[serde(default)]
@@ -140,6 +142,8 @@ pub enum ShellPlan {
     Check,
 }
 
+/// One Claude Code project as the mod keeps it between events: the
+/// snapshot of its files and the project loaded from them.
 pub struct ClaudeWorkspace {
     root: String,
     /// Where the root really is (links resolved), for paths git prints.
@@ -171,6 +175,7 @@ impl ClaudeWorkspace {
         self.limits = limits;
     }
 
+    /// The project root the workspace was made for.
     pub fn root(&self) -> &str {
         &self.root
     }

@@ -42,6 +42,8 @@ pub trait Host {
 /// The text a delivery puts in the model's context, or why it failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Delivered {
+    /// Codex's text for the due rules; the durable ones were recorded as
+    /// delivered.
     Context(String),
     /// Rendering failed (a missing import, the budget): the located
     /// problem, for the error entry; nothing was recorded.
@@ -56,17 +58,24 @@ pub enum Answer {
     /// opened, is saved as it is (the shell check's marker stays, so the
     /// next check covers the same window); a failed save is not told.
     Failed {
+        /// Why: the located error, or what the lock, the state file or git
+        /// reported.
         detail: String,
+        /// The session's state, when it was opened before the failure.
         state: Option<SessionState>,
     },
     /// The decision ran through. Print the delivery (or nothing), then the
     /// gate's entry after it, and warn with `problems`; save `state` when
     /// the session was opened, and tell a failed save as one more problem.
     Done {
+        /// The delivery; `None` when no rule was due.
         delivered: Option<Delivered>,
         /// The gate's entry for the written files (edits).
         gate: Option<String>,
+        /// Lines of the person's warning: problems the event touched that
+        /// did not stop it.
         problems: Vec<String>,
+        /// The session's state to save; `None` when it was never opened.
         state: Option<SessionState>,
     },
 }
