@@ -4,11 +4,11 @@
 // it decide, carry out what it says.
 import type { EngineInterface } from "claude-code";
 import { frameTexts } from "./conversation";
-import { stateAfterCompaction } from "./engine/rule_fairy_wasm";
+import { type EventRequest, stateAfterCompaction } from "./engine/rule_fairy_wasm";
 import { loadEngine } from "./engine";
-import { gatherFacts, type Wants } from "./facts";
+import { gatherFacts } from "./facts";
 import { serial } from "./queue";
-import { gitCheck, type ShellReport } from "./shell";
+import { gitCheck } from "./shell";
 import { readText, refresh, refreshDocuments, type Snapshot, snapshotOf } from "./snapshot";
 import {
   keepCorrupt,
@@ -24,15 +24,6 @@ export type Event =
   | { kind: "prompt"; prompt: string; command?: string }
   | { kind: "edit"; file: string; id: string }
   | { kind: "shell"; id: string };
-
-type Response = {
-  entries: string[];
-  delivered: string[];
-  deferred: string[];
-  log: string[];
-  state: string | null | undefined;
-  stateError: string | null | undefined;
-};
 
 /** Directory -> whether it holds a `.git` entry (it is a checkout root). */
 const checkouts = new Map<string, Promise<boolean>>();
@@ -62,23 +53,23 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
       sweepOldStates($, root),
       recordPluginRoot($, root),
     ]);
-    let shell: ShellReport | undefined;
+    let shell: EventRequest["shell"];
     if (event.kind === "shell") {
-      const plan = snapshot.ws.shellPlan(saved) as "off" | "start" | "check";
+      const plan = snapshot.ws.shellPlan(saved);
       if (plan === "off") return [];
       if (plan === "check") shell = await gitCheck($, snapshot.realRoot, now);
     }
     let fileArg: string | undefined;
     if (event.kind === "edit") fileArg = await placeEdit($, snapshot, event.file);
     const factsStarted = performance.now();
-    const wants = snapshot.ws.wants() as Wants;
+    const wants = snapshot.ws.wants();
     const [facts] = await Promise.all([
       gatherFacts($, wants, root, event.kind === "prompt" ? event.command : undefined),
       refreshDocuments($, snapshot, wants.markers),
     ]);
     timings.facts = performance.now() - factsStarted;
     events += 1;
-    const request = {
+    const request: EventRequest = {
       kind: event.kind,
       key: JSON.stringify([
         sessionId,
@@ -94,7 +85,7 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
       stateFile: file.shown,
       now,
       facts,
-      contents: [] as (string | null)[],
+      contents: [],
     };
     // The files `fileContains` tests, read once each, in the order the
     // engine reads them back.
@@ -105,7 +96,7 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
     await refreshDocuments($, snapshot, snapshot.ws.documentsDue(request));
     timings.documents = performance.now() - documents;
     const deciding = performance.now();
-    const response = snapshot.ws.decide(request) as Response;
+    const response = snapshot.ws.decide(request);
     timings.engine = performance.now() - deciding;
     if (typeof response.stateError === "string") await keepCorrupt($, file, saved);
     if (typeof response.state === "string") await writeState($, root, file, response.state);
@@ -140,10 +131,7 @@ export async function compacted($: EngineInterface): Promise<void> {
 /** The edited file, absolute, with the checkouts that place it made known
  * to the engine (behaviour §5.6). */
 async function placeEdit($: EngineInterface, snapshot: Snapshot, file: string): Promise<string> {
-  const { file: absolute, probes } = snapshot.ws.editProbes(file) as {
-    file: string;
-    probes: string[];
-  };
+  const { file: absolute, probes } = snapshot.ws.editProbes(file);
   const found = await Promise.all(
     probes.map((dir) => {
       let known = checkouts.get(dir);

@@ -4,21 +4,7 @@
 // gathered here into facts (the platform's OS name, a CI run, the branch);
 // here it is only read.
 import type { EngineInterface } from "claude-code";
-
-/** What the engine asks to gather before an event (`Workspace.wants`). */
-export type Wants = { facts: string[]; markers: string[]; ci: string[]; gate: string[] };
-
-/** The facts as the engine reads them (`HostFacts`); a fact left out is
- * one nobody knows, and a condition on it does not hold. */
-export type HostFacts = {
-  model?: string;
-  platform?: string;
-  ciEnv?: (string | null)[];
-  branch?: string;
-  agent?: string;
-  tools?: string[];
-  command?: string;
-};
+import type { HostFacts, Wants } from "./engine/rule_fairy_wasm";
 
 /** Generous for git on a large checkout, and still far from a hung hook. */
 const TIMEOUT_MS = 20_000;

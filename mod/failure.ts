@@ -4,8 +4,9 @@
 // its copy for when the engine is what failed, and mod/tests/copies.test.ts
 // holds the two equal.
 import type { HookFailure } from "claude-code";
+import type { RequestKind } from "./engine/rule_fairy_wasm";
 
-export type Kind = "prompt" | "edit" | "shell";
+export type Kind = RequestKind;
 export type How = "failed" | "threw" | "timed out";
 
 /** The original's closing line: nothing was recorded, so the same rules

@@ -7,7 +7,6 @@
 import type { EngineInterface } from "claude-code";
 import { gateAnswer, gateFinding } from "./engine/rule_fairy_wasm";
 import { loadEngine } from "./engine";
-import type { Wants } from "./facts";
 import { serial } from "./queue";
 import { snapshotOf } from "./snapshot";
 import { readState, stateFile, writeState } from "./state";
@@ -29,8 +28,8 @@ export async function checkWritten($: EngineInterface, file: string): Promise<st
   // Asked in the session's queue, where no delivery is halfway through
   // refreshing the copy; the check itself runs outside it.
   const { absolute, probes } = await serial(sessionId, async () => ({
-    absolute: (snapshot.ws.editProbes(file) as { file: string }).file,
-    probes: (snapshot.ws.wants() as Wants).gate,
+    absolute: snapshot.ws.editProbes(file).file,
+    probes: snapshot.ws.wants().gate,
   }));
   const run = await check($, root, absolute, probes);
   if (run === undefined) return [];
@@ -42,11 +41,7 @@ export async function checkWritten($: EngineInterface, file: string): Promise<st
       run.findings,
       run.stderr,
       await $.clock.now(),
-    ) as {
-      entry?: string;
-      log?: string;
-      state?: string;
-    };
+    );
     if (answer.state !== undefined) await writeState($, root, state, answer.state);
     if (answer.log !== undefined) $.ui.log(answer.log, { to: "transcript" });
     return answer.entry === undefined ? [] : [answer.entry];

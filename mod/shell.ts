@@ -3,9 +3,7 @@
 // change time, and `mv` keeps a file's modification time, so the times
 // come from `stat` itself: the later of modification and change time.
 import type { EngineInterface } from "claude-code";
-import { shellCandidates } from "./engine/rule_fairy_wasm";
-
-export type ShellReport = { started: number; toplevel: string; changed: [string, number][] };
+import { type ShellReport, shellCandidates } from "./engine/rule_fairy_wasm";
 
 /** Generous for git on a large checkout, and still far from a hung hook. */
 const TIMEOUT_MS = 20_000;

@@ -5,7 +5,7 @@
 // document a delivery is about to render; a file is read again only when
 // its size or time changed.
 import type { EngineInterface, FsEntry } from "claude-code";
-import { Workspace } from "./engine/rule_fairy_wasm";
+import { type RulesSourceAnswer, Workspace } from "./engine/rule_fairy_wasm";
 
 type Seen = { size: number; mtimeMs: number };
 
@@ -94,9 +94,9 @@ export async function refresh($: EngineInterface, s: Snapshot): Promise<void> {
     listings.set(dir, listing);
   }
   await refreshConfig($, s);
-  let source: { dirs: string[]; extensions: string[]; maxDepth: number };
+  let source: RulesSourceAnswer;
   try {
-    source = s.ws.rulesSource() as typeof source;
+    source = s.ws.rulesSource();
   } catch {
     return; // the configuration's error is the event's answer (decide)
   }

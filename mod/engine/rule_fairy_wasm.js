@@ -18,7 +18,7 @@ export class Workspace {
     /**
      * The absolute paths of the files whose text `fileContains` would test
      * for `request` (none when no rule tests contents).
-     * @param {any} request
+     * @param {EventRequest} request
      * @returns {string[]}
      */
     contentsDue(request) {
@@ -33,8 +33,8 @@ export class Workspace {
     /**
      * Decides one event: `request` is an `EventRequest`, the answer an
      * `EventResponse` (entries, delivered, deferred, log, state, stateError).
-     * @param {any} request
-     * @returns {any}
+     * @param {EventRequest} request
+     * @returns {EventResponse}
      */
     decide(request) {
         const ret = wasm.workspace_decide(this.__wbg_ptr, request);
@@ -46,7 +46,7 @@ export class Workspace {
     /**
      * The absolute paths of the documents a delivery for `request` would
      * read (those the due rules import), to make sure of before `decide`.
-     * @param {any} request
+     * @param {EventRequest} request
      * @returns {string[]}
      */
     documentsDue(request) {
@@ -62,7 +62,7 @@ export class Workspace {
      * `{ file, probes }`: the edited file absolute and normalised, and the
      * directories whose `.git` entry places it.
      * @param {string} file
-     * @returns {any}
+     * @returns {EditProbes}
      */
     editProbes(file) {
         const ptr0 = passStringToWasm0(file, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
@@ -190,7 +190,7 @@ export class Workspace {
      * `{ dirs, extensions, maxDepth }`: where rules come from, per the
      * configuration put in, and how deep below a directory to list (the
      * engine's one depth policy); throws the configuration's error.
-     * @returns {any}
+     * @returns {RulesSourceAnswer}
      */
     rulesSource() {
         const ret = wasm.workspace_rulesSource(this.__wbg_ptr);
@@ -210,7 +210,7 @@ export class Workspace {
     /**
      * `"off"`, `"start"` or `"check"`: whether a shell event runs git.
      * @param {string} state
-     * @returns {any}
+     * @returns {ShellPlan}
      */
     shellPlan(state) {
         const ptr0 = passStringToWasm0(state, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
@@ -225,7 +225,7 @@ export class Workspace {
      * `{ facts, markers, gate }`: the facts some rule tests, the marker
      * files project tags come from, and the paths whose presence means the
      * project keeps gate rules.
-     * @returns {any}
+     * @returns {Wants}
      */
     wants() {
         const ret = wasm.workspace_wants(this.__wbg_ptr);
@@ -315,10 +315,10 @@ export function failureSummary(kind, how, detail) {
  * `gateFinding` words them, `saved` the session state.
  * @param {string} saved
  * @param {number | null | undefined} exit
- * @param {any} findings
+ * @param {string[]} findings
  * @param {string} stderr
  * @param {number} now
- * @returns {any}
+ * @returns {GateAnswer}
  */
 export function gateAnswer(saved, exit, findings, stderr, now) {
     const val3 = +(isLikeNone(exit) ? Number.MAX_SAFE_INTEGER : (exit) >> 0);

@@ -2,6 +2,9 @@
 // The engine takes the event and facts in its own shape; the conversions
 // here only split what a person typed, they decide nothing.
 
+/** @typedef {import("./engine/rule_fairy_wasm.js").EventInput} EventInput */
+/** @typedef {import("./engine/rule_fairy_wasm.js").FactInputs} FactInputs */
+
 /**
  * @typedef {object} FactsTyped
  * @property {string} model
@@ -51,6 +54,7 @@ export function completeCase(value) {
 /**
  * The event as the engine's `answer` takes it.
  * @param {EventTyped} event
+ * @returns {EventInput}
  */
 export function engineEvent(event) {
   return event.kind === "edit"
@@ -61,6 +65,7 @@ export function engineEvent(event) {
 /**
  * The facts as the engine's `answer` takes them; blanks are unknown facts.
  * @param {FactsTyped} facts
+ * @returns {FactInputs}
  */
 export function engineFacts(facts) {
   return {

@@ -4,7 +4,7 @@
 import { count, el, placeText } from "./dom.js";
 
 /**
- * @param {any} report the engine's check report
+ * @param {import("./engine/rule_fairy_wasm.js").Report} report the engine's check report
  * @param {{ summary: HTMLElement, findings: HTMLElement }} at
  * @param {(file: string, line: number | undefined) => void} open
  */
@@ -13,7 +13,7 @@ export function showCheck(report, at, open) {
     `${count(n)} ${word}${n === 1 ? "" : "s"}`;
   at.summary.textContent = `Checked ${plural(report.rules, "rule")}: ${plural(report.errors, "error")}, ${plural(report.warnings, "warning")}.`;
   at.findings.replaceChildren(
-    ...report.findings.map((/** @type {any} */ f) => {
+    ...report.findings.map((f) => {
       const link = el("a", { href: "#", "data-file": f.file }, placeText(f));
       link.addEventListener("click", (event) => {
         event.preventDefault();

@@ -5,7 +5,9 @@
 
 import { count, el, placeText } from "./dom.js";
 
-/** @param {any} error */
+/** @typedef {import("./engine/rule_fairy_wasm.js").Answer} Answer */
+
+/** @param {import("./engine/rule_fairy_wasm.js").Error} error */
 function errorLine(error) {
   const place = placeText(error.place);
   return el("p", { class: "error" }, `Not delivered: ${place ? `${place}: ` : ""}${error.message}`);
@@ -35,7 +37,7 @@ function block(title, chars, limit, text) {
 }
 
 /**
- * @param {any} answer the engine's answer
+ * @param {Answer} answer the engine's answer
  * @param {{ claude: HTMLElement, codex: HTMLElement }} at
  */
 export function showDelivery(answer, at) {
@@ -43,7 +45,7 @@ export function showDelivery(answer, at) {
   const claude = answer.claude;
   if (!claude) {
     at.claude.replaceChildren(el("p", { class: "none" }, NOTHING));
-  } else if (claude.error) {
+  } else if ("error" in claude) {
     at.claude.replaceChildren(errorLine(claude.error));
   } else {
     const { frames, errorEntries, delivered, deferred } = claude.ok;
@@ -54,18 +56,16 @@ export function showDelivery(answer, at) {
         `${count(frames.length)} of at most ${framesPerDelivery} frames; delivers ${delivered.join(", ") || "nothing"}`,
         deferred.length > 0 ? `; defers ${deferred.join(", ")} to the next event` : "",
       ),
-      ...frames.map((/** @type {any} */ f, /** @type {number} */ i) =>
+      ...frames.map((f, i) =>
         block(`Frame ${i + 1}/${frames.length}`, f.chars, frameChars, f.text),
       ),
-      ...errorEntries.map((/** @type {any} */ e) =>
-        block("Error entry", e.chars, frameChars, e.text),
-      ),
+      ...errorEntries.map((e) => block("Error entry", e.chars, frameChars, e.text)),
     );
   }
   const codex = answer.codex;
   if (!codex) {
     at.codex.replaceChildren(el("p", { class: "none" }, NOTHING));
-  } else if (codex.error) {
+  } else if ("error" in codex) {
     at.codex.replaceChildren(errorLine(codex.error));
   } else {
     // The plugin's hooks set additionalContextLimit 0, so Codex passes the

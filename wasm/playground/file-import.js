@@ -67,7 +67,7 @@ async function walk(dir, prefix, found) {
 /**
  * The files of a folder a case takes, read.
  * @param {FolderEntry[]} entries
- * @param {{ ruleFilesIn: (listing: string[], config?: string) => string[], Playground: any }} engine
+ * @param {{ ruleFilesIn: typeof import("./engine/rule_fairy_wasm.js").ruleFilesIn, Playground: typeof import("./engine/rule_fairy_wasm.js").Playground }} engine
  * @returns {Promise<Record<string, string>>}
  */
 export async function readFolder(entries, engine) {

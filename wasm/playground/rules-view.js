@@ -7,12 +7,14 @@
 import { el, placeText } from "./dom.js";
 import { describeCondition, describeReason } from "./engine/rule_fairy_wasm.js";
 
-/** @param {any} outcome */
+/** @typedef {import("./engine/rule_fairy_wasm.js").Answer} Answer */
+
+/** @param {import("./engine/rule_fairy_wasm.js").Outcome} outcome */
 function conditionItem(outcome) {
   return el("li", { class: outcome.held ? "held" : "failed" }, describeCondition(outcome));
 }
 
-/** @param {any} rule */
+/** @param {import("./engine/rule_fairy_wasm.js").FiredRule} rule */
 function ruleItem(rule) {
   const conditions = rule.conditions ?? [];
   return el(
@@ -25,17 +27,13 @@ function ruleItem(rule) {
         { class: "tag", title: "delivered every turn it holds, never recorded" },
         "ephemeral",
       ),
-    el(
-      "ul",
-      { class: "reasons" },
-      ...rule.reasons.map((/** @type {any} */ r) => el("li", {}, describeReason(r))),
-    ),
+    el("ul", { class: "reasons" }, ...rule.reasons.map((r) => el("li", {}, describeReason(r)))),
     conditions.length > 0 && el("ul", { class: "conditions" }, ...conditions.map(conditionItem)),
   );
 }
 
 /**
- * @param {any} answer the engine's answer
+ * @param {Answer} answer the engine's answer
  * @param {{ rules: HTMLElement, problems: HTMLElement, loadError: HTMLElement, tags: HTMLElement }} at
  */
 export function showRules(answer, at) {
@@ -50,7 +48,7 @@ export function showRules(answer, at) {
     ...(empty ? [el("li", { class: "none" }, "No rule fires for this event.")] : []),
   );
   at.problems.replaceChildren(
-    ...answer.problems.map((/** @type {any} */ p) =>
+    ...answer.problems.map((p) =>
       el("li", { class: "error" }, `${placeText(p.place)}: ${p.message}`),
     ),
   );

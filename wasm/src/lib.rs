@@ -2,6 +2,14 @@
 //! and the browser playground). A thin boundary: each function takes plain
 //! strings, bytes or serde values, converts errors to `JsError`, and holds
 //! no logic of its own.
+//!
+//! The TypeScript the hosts see is generated from the Rust types: the
+//! engine's `ts` feature derives `tsify::Tsify` on every type that crosses
+//! this boundary, which puts its declaration (from its serde shape and doc
+//! comments) into `rule_fairy_wasm.d.ts`, and each export names its types
+//! with `unchecked_param_type` and `unchecked_return_type`. Declarations
+//! only: values still cross through serde-wasm-bindgen, so the `.wasm`
+//! carries no code for them.
 
 #[cfg(feature = "playground")]
 mod explain_prompt;
@@ -19,6 +27,7 @@ use rule_fairy_engine::FrameLimits;
 use rule_fairy_engine::MAX_DEPTH;
 use rule_fairy_engine::{delivery_failed, failure_summary};
 use serde::Serialize;
+use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
 /// The entry for a delivery that stopped (`how`: `failed`, `threw`,
@@ -78,11 +87,11 @@ pub fn gate_finding_js(
 /// written file: `exit` is its status (`undefined` when it did not start or
 /// was stopped, `stderr` then saying why), `findings` its lines as
 /// `gateFinding` words them, `saved` the session state.
-#[wasm_bindgen(js_name = gateAnswer)]
+#[wasm_bindgen(js_name = gateAnswer, unchecked_return_type = "GateAnswer")]
 pub fn gate_answer_js(
     saved: &str,
     exit: Option<i32>,
-    findings: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[]")] findings: JsValue,
     stderr: &str,
     now: f64,
 ) -> Result<JsValue, JsError> {
@@ -103,7 +112,8 @@ pub struct Workspace {
     inner: ClaudeWorkspace,
 }
 
-#[derive(Serialize)]
+/// Where rules come from, and how deep below a directory to list.
+#[derive(Serialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 struct RulesSourceAnswer {
     dirs: Vec<String>,
@@ -111,7 +121,9 @@ struct RulesSourceAnswer {
     max_depth: usize,
 }
 
-#[derive(Serialize)]
+/// An edited file placed: `file` absolute and normalised, `probes` the
+/// directories whose `.git` entry would place it.
+#[derive(Serialize, Tsify)]
 struct EditProbes {
     file: String,
     probes: Vec<String>,
@@ -177,7 +189,7 @@ impl Workspace {
     /// `{ dirs, extensions, maxDepth }`: where rules come from, per the
     /// configuration put in, and how deep below a directory to list (the
     /// engine's one depth policy); throws the configuration's error.
-    #[wasm_bindgen(js_name = rulesSource)]
+    #[wasm_bindgen(js_name = rulesSource, unchecked_return_type = "RulesSourceAnswer")]
     pub fn rules_source(&mut self) -> Result<JsValue, JsError> {
         let source = self
             .inner
@@ -201,7 +213,7 @@ impl Workspace {
 
     /// `{ file, probes }`: the edited file absolute and normalised, and the
     /// directories whose `.git` entry places it.
-    #[wasm_bindgen(js_name = editProbes)]
+    #[wasm_bindgen(js_name = editProbes, unchecked_return_type = "EditProbes")]
     pub fn edit_probes(&self, file: &str) -> Result<JsValue, JsError> {
         let (file, probes) = self.inner.edit_probes(file);
         to_js(&EditProbes { file, probes })
@@ -210,6 +222,7 @@ impl Workspace {
     /// `{ facts, markers, gate }`: the facts some rule tests, the marker
     /// files project tags come from, and the paths whose presence means the
     /// project keeps gate rules.
+    #[wasm_bindgen(unchecked_return_type = "Wants")]
     pub fn wants(&mut self) -> Result<JsValue, JsError> {
         to_js(&self.inner.wants())
     }
@@ -217,14 +230,17 @@ impl Workspace {
     /// The absolute paths of the files whose text `fileContains` would test
     /// for `request` (none when no rule tests contents).
     #[wasm_bindgen(js_name = contentsDue)]
-    pub fn contents_due(&mut self, request: JsValue) -> Result<Vec<String>, JsError> {
+    pub fn contents_due(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "EventRequest")] request: JsValue,
+    ) -> Result<Vec<String>, JsError> {
         let request: EventRequest = serde_wasm_bindgen::from_value(request)
             .map_err(|e| JsError::new(&format!("bad event request: {e}")))?;
         Ok(self.inner.contents_due(&request))
     }
 
     /// `"off"`, `"start"` or `"check"`: whether a shell event runs git.
-    #[wasm_bindgen(js_name = shellPlan)]
+    #[wasm_bindgen(js_name = shellPlan, unchecked_return_type = "ShellPlan")]
     pub fn shell_plan(&mut self, state: &str) -> Result<JsValue, JsError> {
         to_js(&self.inner.shell_plan(state))
     }
@@ -232,7 +248,10 @@ impl Workspace {
     /// The absolute paths of the documents a delivery for `request` would
     /// read (those the due rules import), to make sure of before `decide`.
     #[wasm_bindgen(js_name = documentsDue)]
-    pub fn documents_due(&mut self, request: JsValue) -> Result<Vec<String>, JsError> {
+    pub fn documents_due(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "EventRequest")] request: JsValue,
+    ) -> Result<Vec<String>, JsError> {
         let request: EventRequest = serde_wasm_bindgen::from_value(request)
             .map_err(|e| JsError::new(&format!("bad event request: {e}")))?;
         Ok(self.inner.documents_due(&request))
@@ -240,7 +259,11 @@ impl Workspace {
 
     /// Decides one event: `request` is an `EventRequest`, the answer an
     /// `EventResponse` (entries, delivered, deferred, log, state, stateError).
-    pub fn decide(&mut self, request: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_return_type = "EventResponse")]
+    pub fn decide(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "EventRequest")] request: JsValue,
+    ) -> Result<JsValue, JsError> {
         let request: EventRequest = serde_wasm_bindgen::from_value(request)
             .map_err(|e| JsError::new(&format!("bad event request: {e}")))?;
         to_js(&self.inner.decide(&request))

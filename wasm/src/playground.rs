@@ -58,6 +58,7 @@ impl Playground {
 
     /// `{ rules, errors, warnings, findings: [{ severity, file, line,
     /// message, hint }] }`: what `rule-fairy check` reports on these files.
+    #[wasm_bindgen(unchecked_return_type = "Report")]
     pub fn check(&mut self) -> Result<JsValue, JsError> {
         to_js(self.case.check())
     }
@@ -72,7 +73,12 @@ impl Playground {
     /// `{ kind: "edit", paths }`, `facts` is `{ command, os, ci, branch,
     /// model, agent, tools }`; the answer is `{ loadError, projectTags,
     /// rules, problems, codex, claude, limits }`.
-    pub fn answer(&mut self, event: JsValue, facts: JsValue) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(unchecked_return_type = "Answer")]
+    pub fn answer(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "EventInput")] event: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "FactInputs")] facts: JsValue,
+    ) -> Result<JsValue, JsError> {
         let event: EventInput = from_js(event, "event")?;
         let facts: FactInputs = from_js(facts, "facts")?;
         to_js(&self.case.answer(&event, &facts))
@@ -90,7 +96,9 @@ pub fn rule_files_in_listing(listing: Vec<String>, config: Option<String>) -> Ve
 /// One of an answer's `rules[].reasons` in the words `rule-fairy explain`
 /// prints: `glob \`src/**\` on src/x.ts`.
 #[wasm_bindgen(js_name = describeReason)]
-pub fn describe_reason(reason: JsValue) -> Result<String, JsError> {
+pub fn describe_reason(
+    #[wasm_bindgen(unchecked_param_type = "Reason")] reason: JsValue,
+) -> Result<String, JsError> {
     let reason: Reason = from_js(reason, "reason")?;
     Ok(describe(&reason))
 }
@@ -98,7 +106,9 @@ pub fn describe_reason(reason: JsValue) -> Result<String, JsError> {
 /// One of an answer's `rules[].conditions` in the words `rule-fairy
 /// explain` prints: `branch release/* ✓ (release/2.4)`.
 #[wasm_bindgen(js_name = describeCondition)]
-pub fn describe_condition_js(outcome: JsValue) -> Result<String, JsError> {
+pub fn describe_condition_js(
+    #[wasm_bindgen(unchecked_param_type = "Outcome")] outcome: JsValue,
+) -> Result<String, JsError> {
     let outcome: Outcome = from_js(outcome, "condition")?;
     Ok(describe_condition(&outcome))
 }

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 /// Where a problem sits: a file and, when known, a 1-based line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Place {
     /// The file as the user wrote or reached it.
     pub file: String,
@@ -502,6 +503,19 @@ impl Serialize for Error {
         state.end()
     }
 }
+
+// The TypeScript declaration of what the `Serialize` above writes (the
+// other boundary types derive theirs; this one is written by hand, so it
+// stays beside the code it describes).
+#[cfg(feature = "ts")]
+#[wasm_bindgen::prelude::wasm_bindgen(typescript_custom_section)]
+const ERROR_TS: &str = r#"/**
+ * An engine error: the message, and where when the problem is in a file.
+ */
+export interface Error {
+    message: string;
+    place?: Place;
+}"#;
 
 impl std::error::Error for Error {}
 

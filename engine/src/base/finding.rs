@@ -9,6 +9,7 @@ use crate::base::error::{Error, Place};
 /// How bad a finding is; errors sort before warnings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum Severity {
     /// Something wrong: `check` fails on it.
     Error,
@@ -19,6 +20,7 @@ pub enum Severity {
 /// One problem found, at a file and, where known, a line. It serializes
 /// flat: `severity`, `file`, `line`, `message`, `hint`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Finding {
     /// Whether it fails `check`.
     pub severity: Severity,

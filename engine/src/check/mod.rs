@@ -16,6 +16,7 @@ use crate::rules::discovery::{java_order, scan_rule_files, RuleSet};
 
 /// What [`check_project`] found: the counts and every finding.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Report {
     /// How many rule files were read.
     pub rules: usize,

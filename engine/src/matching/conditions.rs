@@ -24,6 +24,7 @@ pub(crate) fn branch_matches(pattern: &str, branch: &str) -> bool {
 
 /// A condition a rule can declare, as `explain` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum Dimension {
     #[serde(rename = "alwaysApply")]
     AlwaysApply,
@@ -54,6 +55,7 @@ pub enum Dimension {
 /// What the rule wanted of a fact, what the fact was, and whether it held.
 /// Read back by the playground's `describeCondition`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Outcome {
     /// Which condition: `os`, `branch`, `tools` and the like.
     pub kind: Dimension,

@@ -13,6 +13,7 @@ use crate::matching::index::RuleIndex;
 /// One reason a rule fired; [`describe`](crate::describe) words it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum Reason {
     /// The rule is always on (`alwaysApply`, or its format's equivalent).
     #[serde(rename = "alwaysApply")]
@@ -43,6 +44,7 @@ pub enum Reason {
 
 /// One rule the event selects, with why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct FiredRule {
     /// The rule's name, relative to its rules directory.
     pub name: String,
@@ -53,10 +55,12 @@ pub struct FiredRule {
     /// branch, model, agent, tools): what it wanted, what the fact was, and
     /// whether it held.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub conditions: Vec<Outcome>,
     /// `"ephemeral"` for rules on per-turn facts, delivered every turn they
     /// hold and never recorded; absent for durable rules.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(type = "\"ephemeral\""))]
     pub delivery: Option<&'static str>,
 }
 

@@ -28,6 +28,7 @@ pub(crate) const ROOT: &str = "/project";
 /// The event a case asks about, as typed: the wire form of an [`Event`].
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify), tsify(missing_as_null))]
 pub enum EventInput {
     /// A prompt, answered as [`Event::Prompt`].
     Prompt {
@@ -45,6 +46,7 @@ pub enum EventInput {
 /// a condition on it does not hold (as in a host that cannot tell).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct FactInputs {
     /// The slash command; when blank, the prompt's own is used.
     pub command: Option<String>,
@@ -65,6 +67,7 @@ pub struct FactInputs {
 
 /// A delivery's text and its length in the unit the hosts limit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Sized {
     pub text: String,
     /// UTF-16 code units.
@@ -83,6 +86,7 @@ impl Sized {
 /// What Claude Code would attach.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct ClaudeAnswer {
     pub frames: Vec<Sized>,
     /// One entry per rule too large for any delivery.
@@ -95,6 +99,7 @@ pub struct ClaudeAnswer {
 /// A delivery, or the error that stops it (a missing import, the budget).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum Rendered<T> {
     Ok(T),
     Error(Error),
@@ -103,6 +108,7 @@ pub enum Rendered<T> {
 /// The limits the sizes are measured against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Limits {
     pub frame_chars: usize,
     pub frames_per_delivery: usize,
@@ -111,6 +117,7 @@ pub struct Limits {
 /// One event answered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Answer {
     /// Why no rule can fire at all: the configuration or the rule names
     /// are broken. Everything else is then empty.

@@ -1,5 +1,440 @@
 /* tslint:disable */
 /* eslint-disable */
+/**
+ * A condition a rule can declare, as `explain` names it.
+ */
+export type Dimension = "alwaysApply" | "keyword" | "glob" | "fileContains" | "command" | "project" | "os" | "ci" | "branch" | "model" | "agent" | "tools";
+
+/**
+ * A delivery's text and its length in the unit the hosts limit.
+ */
+export interface Sized {
+    text: string;
+    /**
+     * UTF-16 code units.
+     */
+    chars: number;
+}
+
+/**
+ * A delivery, or the error that stops it (a missing import, the budget).
+ */
+export type Rendered<T> = { ok: T } | { error: Error };
+
+/**
+ * A finished git check: the checkout's top level as `git rev-parse
+ * --show-toplevel` printed it, and each changed file's path relative to
+ * it with the later of its modification and change times.
+ */
+export interface ShellReport {
+    /**
+     * When the check started, before any git call.
+     */
+    started: number;
+    toplevel: string;
+    changed?: [string, number][];
+}
+
+/**
+ * An edited file placed: `file` absolute and normalised, `probes` the
+ * directories whose `.git` entry would place it.
+ */
+export interface EditProbes {
+    file: string;
+    probes: string[];
+}
+
+/**
+ * An engine error: the message, and where when the problem is in a file.
+ */
+export interface Error {
+    message: string;
+    place?: Place;
+}
+
+/**
+ * How bad a finding is; errors sort before warnings.
+ */
+export type Severity = "error" | "warning";
+
+/**
+ * One event answered.
+ */
+export interface Answer {
+    /**
+     * Why no rule can fire at all: the configuration or the rule names
+     * are broken. Everything else is then empty.
+     */
+    loadError: Error | undefined;
+    /**
+     * The project's tags from its marker files, the `project` fact.
+     */
+    projectTags: string[];
+    rules: FiredRule[];
+    /**
+     * Rules left out because they cannot be read, and invalid globs or
+     * patterns this event reached; the rules listed still fired.
+     */
+    problems: Error[];
+    /**
+     * Codex's `additionalContext`, whole (the plugin sets no limit).
+     */
+    codex: Rendered<Sized> | undefined;
+    claude: Rendered<ClaudeAnswer> | undefined;
+    limits: Limits;
+}
+
+/**
+ * One event as the mod gathered it: the wire form of an [`Event`] and
+ * everything the decision reads besides the project.
+ */
+export interface EventRequest {
+    /**
+     * What happened: a prompt, an edit or a shell command.
+     */
+    kind: RequestKind;
+    /**
+     * Names this event among the session's: the delivery id is made from
+     * it, so it must differ between deliveries (the mod puts the session,
+     * the tool use or prompt, and the time in it).
+     */
+    key: string;
+    /**
+     * The prompt as typed (prompt events).
+     */
+    prompt?: string | null;
+    /**
+     * The edited file, absolute (edit events).
+     */
+    file?: string | null;
+    /**
+     * What git said (shell events, when a check was running).
+     */
+    shell?: ShellReport | null;
+    /**
+     * Conversation texts that may hold deliveries.
+     */
+    context?: string[];
+    /**
+     * The saved state file's text; empty for a new session.
+     */
+    state?: string;
+    /**
+     * The state file as a person finds it, for messages.
+     */
+    stateFile?: string;
+    /**
+     * The time of the event, in milliseconds since the Unix epoch.
+     */
+    now: number;
+    /**
+     * The facts the mod gathered for rule conditions (`Wants::facts`).
+     */
+    facts?: HostFacts;
+    /**
+     * The texts of the files [`ClaudeWorkspace::contents_due`] named, in
+     * its order (`None`: it could not be read).
+     */
+    contents?: (string | null)[];
+}
+
+/**
+ * One problem found, at a file and, where known, a line. It serializes
+ * flat: `severity`, `file`, `line`, `message`, `hint`.
+ */
+export interface Finding extends Place {
+    /**
+     * Whether it fails `check`.
+     */
+    severity: Severity;
+    /**
+     * What is wrong, without the place.
+     */
+    message: string;
+    /**
+     * What to write instead, when there is a clear fix.
+     */
+    hint?: string;
+}
+
+/**
+ * One reason a rule fired; [`describe`](crate::describe) words it.
+ */
+export type Reason = { kind: "alwaysApply" } | { kind: "keyword"; keywords: string[] } | { kind: "glob"; glob: string; path: string } | { kind: "fileContains"; pattern: string; path: string };
+
+/**
+ * One rule the event selects, with why.
+ */
+export interface FiredRule {
+    /**
+     * The rule's name, relative to its rules directory.
+     */
+    name: string;
+    /**
+     * What made it fire: always-on and keywords for a prompt; for a path
+     * event its glob hits, then its `fileContains` hits.
+     */
+    reasons: Reason[];
+    /**
+     * Every other condition the rule declares (command, project, os, ci,
+     * branch, model, agent, tools): what it wanted, what the fact was, and
+     * whether it held.
+     */
+    conditions?: Outcome[];
+    /**
+     * `"ephemeral"` for rules on per-turn facts, delivered every turn they
+     * hold and never recorded; absent for durable rules.
+     */
+    delivery?: "ephemeral";
+}
+
+/**
+ * The event a case asks about, as typed: the wire form of an [`Event`].
+ */
+export type EventInput = { kind: "prompt"; prompt: string } | { kind: "edit"; paths: string[] };
+
+/**
+ * The facts as typed. A blank or absent value is a fact nobody knows, so
+ * a condition on it does not hold (as in a host that cannot tell).
+ */
+export interface FactInputs {
+    /**
+     * The slash command; when blank, the prompt's own is used.
+     */
+    command?: string | null;
+    /**
+     * The operating system, in any name [`normalize_os`] knows.
+     */
+    os?: string | null;
+    /**
+     * Whether this is a CI run; absent is unknown.
+     */
+    ci?: boolean | null;
+    /**
+     * The current git branch.
+     */
+    branch?: string | null;
+    /**
+     * The model in use.
+     */
+    model?: string | null;
+    /**
+     * The agent in use.
+     */
+    agent?: string | null;
+    /**
+     * The names of the tools available; blank entries are dropped, and
+     * none left is unknown.
+     */
+    tools?: string[];
+}
+
+/**
+ * The kinds of [`Event`] the mod reports, as it names them on the wire.
+ */
+export type RequestKind = "prompt" | "edit" | "shell";
+
+/**
+ * The limits the sizes are measured against.
+ */
+export interface Limits {
+    frameChars: number;
+    framesPerDelivery: number;
+}
+
+/**
+ * What Claude Code would attach.
+ */
+export interface ClaudeAnswer {
+    frames: Sized[];
+    /**
+     * One entry per rule too large for any delivery.
+     */
+    errorEntries: Sized[];
+    delivered: string[];
+    /**
+     * Rules that fit no frame of this delivery and wait for the next.
+     */
+    deferred: string[];
+}
+
+/**
+ * What [`check_project`] found: the counts and every finding.
+ */
+export interface Report {
+    /**
+     * How many rule files were read.
+     */
+    rules: number;
+    /**
+     * How many findings are errors.
+     */
+    errors: number;
+    /**
+     * How many findings are warnings.
+     */
+    warnings: number;
+    /**
+     * Sorted by file, then line.
+     */
+    findings: Finding[];
+}
+
+/**
+ * What a shell event must gather before it is decided.
+ */
+export type ShellPlan = "off" | "start" | "check";
+
+/**
+ * What the mod does with an event's answer.
+ */
+export interface EventResponse {
+    entries: string[];
+    delivered: string[];
+    deferred: string[];
+    log: string[];
+    /**
+     * The state to save; `None` when nothing changed.
+     */
+    state: string | undefined;
+    /**
+     * Set when the saved state was not a state: why. The mod keeps a copy
+     * of the old text before saving over it.
+     */
+    stateError: string | undefined;
+}
+
+/**
+ * What the mod does with one check.
+ */
+export interface GateAnswer {
+    /**
+     * The context entry to attach after the edit's rules.
+     */
+    entry: string | undefined;
+    /**
+     * A line for the transcript.
+     */
+    log: string | undefined;
+    /**
+     * The session state to save; `None` when it stays as it is.
+     */
+    state: string | undefined;
+}
+
+/**
+ * What the mod gathered for one event. A field left out is a fact the mod
+ * did not ask for or the host could not tell: a condition on it does not
+ * hold.
+ */
+export interface HostFacts {
+    /**
+     * The main loop's model, as `$.session.model()` names it.
+     */
+    model?: string | null;
+    /**
+     * `$.session.info().platform`: `macos`, `windows`, `wsl`, `linux` or
+     * `unknown`.
+     */
+    platform?: string | null;
+    /**
+     * The value of each of [`CI_VARIABLES`], in its order (`None`: unset);
+     * empty when they were not read. A list rather than a map keeps the
+     * mod's engine small.
+     */
+    ciEnv?: (string | null)[];
+    /**
+     * What `git symbolic-ref --quiet --short HEAD` printed, when it
+     * succeeded.
+     */
+    branch?: string | null;
+    /**
+     * The agent the session runs as (`claude --agent NAME`).
+     */
+    agent?: string | null;
+    /**
+     * The tools the model can call.
+     */
+    tools?: string[] | null;
+    /**
+     * The slash command a prompt runs, without its slash (`e.command.name`);
+     * without it the prompt's first word decides.
+     */
+    command?: string | null;
+}
+
+/**
+ * What the mod gathers before an event is decided, beyond the event.
+ */
+export interface Wants {
+    /**
+     * The facts some rule tests ([`wanted_facts`]); the mod asks the host
+     * for these only.
+     */
+    facts: string[];
+    /**
+     * The marker files project tags come from, absolute, when a rule tests
+     * `project`: the mod keeps them in the snapshot as documents.
+     */
+    markers: string[];
+    /**
+     * The environment variables that say a run is in CI, when a rule tests
+     * `ci`: the mod reads each and hands their values back in this order.
+     */
+    ci: string[];
+    /**
+     * The paths whose presence means the project keeps gate rules
+     * ([`gate_probes`]); the mod checks written files only then.
+     */
+    gate: string[];
+}
+
+/**
+ * What the rule wanted of a fact, what the fact was, and whether it held.
+ * Read back by the playground's `describeCondition`.
+ */
+export interface Outcome {
+    /**
+     * Which condition: `os`, `branch`, `tools` and the like.
+     */
+    kind: Dimension;
+    /**
+     * Whether it held.
+     */
+    held: boolean;
+    /**
+     * The values the rule declared (for `ci`, `true` or `false`).
+     */
+    wanted: string[];
+    /**
+     * The fact tested; `None` when the host could not tell.
+     */
+    actual: string[] | undefined;
+}
+
+/**
+ * Where a problem sits: a file and, when known, a 1-based line.
+ */
+export interface Place {
+    /**
+     * The file as the user wrote or reached it.
+     */
+    file: string;
+    /**
+     * 1-based line, `None` when the problem concerns the whole file.
+     */
+    line?: number;
+}
+
+/**
+ * Where rules come from, and how deep below a directory to list.
+ */
+export interface RulesSourceAnswer {
+    dirs: string[];
+    extensions: string[];
+    maxDepth: number;
+}
+
 
 /**
  * A playground case: the project's files, kept between keystrokes so that
@@ -14,12 +449,12 @@ export class Playground {
      * model, agent, tools }`; the answer is `{ loadError, projectTags,
      * rules, problems, codex, claude, limits }`.
      */
-    answer(event: any, facts: any): any;
+    answer(event: EventInput, facts: FactInputs): Answer;
     /**
      * `{ rules, errors, warnings, findings: [{ severity, file, line,
      * message, hint }] }`: what `rule-fairy check` reports on these files.
      */
-    check(): any;
+    check(): Report;
     /**
      * The documents the rules import that the case does not hold yet.
      */
@@ -50,22 +485,22 @@ export class Workspace {
      * The absolute paths of the files whose text `fileContains` would test
      * for `request` (none when no rule tests contents).
      */
-    contentsDue(request: any): string[];
+    contentsDue(request: EventRequest): string[];
     /**
      * Decides one event: `request` is an `EventRequest`, the answer an
      * `EventResponse` (entries, delivered, deferred, log, state, stateError).
      */
-    decide(request: any): any;
+    decide(request: EventRequest): EventResponse;
     /**
      * The absolute paths of the documents a delivery for `request` would
      * read (those the due rules import), to make sure of before `decide`.
      */
-    documentsDue(request: any): string[];
+    documentsDue(request: EventRequest): string[];
     /**
      * `{ file, probes }`: the edited file absolute and normalised, and the
      * directories whose `.git` entry places it.
      */
-    editProbes(file: string): any;
+    editProbes(file: string): EditProbes;
     /**
      * The absolute paths of the documents the rules import; throws when
      * the project does not load.
@@ -102,7 +537,7 @@ export class Workspace {
      * configuration put in, and how deep below a directory to list (the
      * engine's one depth policy); throws the configuration's error.
      */
-    rulesSource(): any;
+    rulesSource(): RulesSourceAnswer;
     /**
      * Frames of `chars` UTF-16 units, `frames` per delivery (tests).
      */
@@ -110,13 +545,13 @@ export class Workspace {
     /**
      * `"off"`, `"start"` or `"check"`: whether a shell event runs git.
      */
-    shellPlan(state: string): any;
+    shellPlan(state: string): ShellPlan;
     /**
      * `{ facts, markers, gate }`: the facts some rule tests, the marker
      * files project tags come from, and the paths whose presence means the
      * project keeps gate rules.
      */
-    wants(): any;
+    wants(): Wants;
 }
 
 /**
@@ -130,13 +565,13 @@ export function deliveryFailed(kind: string, how: string, detail: string): strin
  * One of an answer's `rules[].conditions` in the words `rule-fairy
  * explain` prints: `branch release/* ✓ (release/2.4)`.
  */
-export function describeCondition(outcome: any): string;
+export function describeCondition(outcome: Outcome): string;
 
 /**
  * One of an answer's `rules[].reasons` in the words `rule-fairy explain`
  * prints: `glob \`src/**\` on src/x.ts`.
  */
-export function describeReason(reason: any): string;
+export function describeReason(reason: Reason): string;
 
 /**
  * Which rules a prompt selects, and why.
@@ -159,7 +594,7 @@ export function failureSummary(kind: string, how: string, detail: string): strin
  * was stopped, `stderr` then saying why), `findings` its lines as
  * `gateFinding` words them, `saved` the session state.
  */
-export function gateAnswer(saved: string, exit: number | null | undefined, findings: any, stderr: string, now: number): any;
+export function gateAnswer(saved: string, exit: number | null | undefined, findings: string[], stderr: string, now: number): GateAnswer;
 
 /**
  * One finding of `rule-fairy gate check --json` as both hosts show it:

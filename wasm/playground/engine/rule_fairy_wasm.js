@@ -20,9 +20,9 @@ export class Playground {
      * `{ kind: "edit", paths }`, `facts` is `{ command, os, ci, branch,
      * model, agent, tools }`; the answer is `{ loadError, projectTags,
      * rules, problems, codex, claude, limits }`.
-     * @param {any} event
-     * @param {any} facts
-     * @returns {any}
+     * @param {EventInput} event
+     * @param {FactInputs} facts
+     * @returns {Answer}
      */
     answer(event, facts) {
         const ret = wasm.playground_answer(this.__wbg_ptr, event, facts);
@@ -34,7 +34,7 @@ export class Playground {
     /**
      * `{ rules, errors, warnings, findings: [{ severity, file, line,
      * message, hint }] }`: what `rule-fairy check` reports on these files.
-     * @returns {any}
+     * @returns {Report}
      */
     check() {
         const ret = wasm.playground_check(this.__wbg_ptr);
@@ -112,7 +112,7 @@ export class Workspace {
     /**
      * The absolute paths of the files whose text `fileContains` would test
      * for `request` (none when no rule tests contents).
-     * @param {any} request
+     * @param {EventRequest} request
      * @returns {string[]}
      */
     contentsDue(request) {
@@ -127,8 +127,8 @@ export class Workspace {
     /**
      * Decides one event: `request` is an `EventRequest`, the answer an
      * `EventResponse` (entries, delivered, deferred, log, state, stateError).
-     * @param {any} request
-     * @returns {any}
+     * @param {EventRequest} request
+     * @returns {EventResponse}
      */
     decide(request) {
         const ret = wasm.workspace_decide(this.__wbg_ptr, request);
@@ -140,7 +140,7 @@ export class Workspace {
     /**
      * The absolute paths of the documents a delivery for `request` would
      * read (those the due rules import), to make sure of before `decide`.
-     * @param {any} request
+     * @param {EventRequest} request
      * @returns {string[]}
      */
     documentsDue(request) {
@@ -156,7 +156,7 @@ export class Workspace {
      * `{ file, probes }`: the edited file absolute and normalised, and the
      * directories whose `.git` entry places it.
      * @param {string} file
-     * @returns {any}
+     * @returns {EditProbes}
      */
     editProbes(file) {
         const ptr0 = passStringToWasm0(file, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
@@ -284,7 +284,7 @@ export class Workspace {
      * `{ dirs, extensions, maxDepth }`: where rules come from, per the
      * configuration put in, and how deep below a directory to list (the
      * engine's one depth policy); throws the configuration's error.
-     * @returns {any}
+     * @returns {RulesSourceAnswer}
      */
     rulesSource() {
         const ret = wasm.workspace_rulesSource(this.__wbg_ptr);
@@ -304,7 +304,7 @@ export class Workspace {
     /**
      * `"off"`, `"start"` or `"check"`: whether a shell event runs git.
      * @param {string} state
-     * @returns {any}
+     * @returns {ShellPlan}
      */
     shellPlan(state) {
         const ptr0 = passStringToWasm0(state, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
@@ -319,7 +319,7 @@ export class Workspace {
      * `{ facts, markers, gate }`: the facts some rule tests, the marker
      * files project tags come from, and the paths whose presence means the
      * project keeps gate rules.
-     * @returns {any}
+     * @returns {Wants}
      */
     wants() {
         const ret = wasm.workspace_wants(this.__wbg_ptr);
@@ -370,7 +370,7 @@ export function deliveryFailed(kind, how, detail) {
 /**
  * One of an answer's `rules[].conditions` in the words `rule-fairy
  * explain` prints: `branch release/* ✓ (release/2.4)`.
- * @param {any} outcome
+ * @param {Outcome} outcome
  * @returns {string}
  */
 export function describeCondition(outcome) {
@@ -395,7 +395,7 @@ export function describeCondition(outcome) {
 /**
  * One of an answer's `rules[].reasons` in the words `rule-fairy explain`
  * prints: `glob \`src/**\` on src/x.ts`.
- * @param {any} reason
+ * @param {Reason} reason
  * @returns {string}
  */
 export function describeReason(reason) {
@@ -499,10 +499,10 @@ export function failureSummary(kind, how, detail) {
  * `gateFinding` words them, `saved` the session state.
  * @param {string} saved
  * @param {number | null | undefined} exit
- * @param {any} findings
+ * @param {string[]} findings
  * @param {string} stderr
  * @param {number} now
- * @returns {any}
+ * @returns {GateAnswer}
  */
 export function gateAnswer(saved, exit, findings, stderr, now) {
     const val3 = +(isLikeNone(exit) ? Number.MAX_SAFE_INTEGER : (exit) >> 0);

@@ -17,6 +17,7 @@ use crate::matching::facts::{branch_from_symbolic_ref, ci_from_env, os_name, Fac
 /// hold.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct HostFacts {
     /// The main loop's model, as `$.session.model()` names it.
     #[serde(default)]

@@ -12,6 +12,7 @@ use crate::render::labels::gate_unavailable;
 
 /// What the mod does with one check.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct GateAnswer {
     /// The context entry to attach after the edit's rules.
     pub entry: Option<String>,

@@ -30,6 +30,7 @@ use crate::render::import_paths::imported_documents;
 /// everything the decision reads besides the project.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct EventRequest {
     /// What happened: a prompt, an edit or a shell command.
     pub kind: RequestKind,
@@ -69,6 +70,7 @@ pub struct EventRequest {
 /// The kinds of [`Event`] the mod reports, as it names them on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum RequestKind {
     Prompt,
     Edit,
@@ -90,6 +92,7 @@ impl RequestKind {
 /// it with the later of its modification and change times.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify), tsify(missing_as_null))]
 pub struct ShellReport {
     /// When the check started, before any git call.
     pub started: i64,
@@ -101,6 +104,7 @@ pub struct ShellReport {
 /// What the mod does with an event's answer.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct EventResponse {
     pub entries: Vec<String>,
     pub delivered: Vec<String>,
@@ -115,6 +119,7 @@ pub struct EventResponse {
 
 /// What the mod gathers before an event is decided, beyond the event.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Wants {
     /// The facts some rule tests ([`wanted_facts`]); the mod asks the host
     /// for these only.
@@ -133,6 +138,7 @@ pub struct Wants {
 /// What a shell event must gather before it is decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum ShellPlan {
     /// The shell hook is off for Claude Code: nothing to do.
     Off,
