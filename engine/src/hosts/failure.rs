@@ -2,7 +2,7 @@
 //! (behaviour §4.7): the entry the model reads and the one-line summary the
 //! person sees. Built here once; the Claude Code mod keeps a copy for when
 //! the engine itself failed to load (`mod/failure.ts`), and a test holds it
-//! equal to this one (`mod/tests/copies.test.ts`).
+//! equal to this one (`tests/claude/copies.test.mjs`).
 
 use crate::render::labels::NOTHING_INJECTED;
 

@@ -140,24 +140,26 @@ pub fn decide(
                 Ok(state) => state,
                 Err(e) => return Answer::failed(e),
             };
-            match event {
+            if let Event::Prompt { .. } = event {
                 // The prompt starts the shell check, so the first command
                 // reports only what changed after the session began working.
-                Event::Prompt { .. } if shell_hook => {
+                if shell_hook {
                     let now = host.now_ms();
                     state.shell.start(now);
                 }
-                Event::SessionStart { compacted } => {
-                    let transcript = host.transcript(&mut state);
-                    // No transcript to count it in: remember the compaction
-                    // here, so every delivered rule is due again.
-                    if transcript.is_none() && *compacted {
-                        state.announced_compactions += 1;
-                    }
-                }
-                _ => {}
             }
-            let delivered = deliver(fs, project, &selection, &mut state, host);
+            // The transcript is scanned once per hook: a session start reads
+            // it for the compaction and delivers with the same metrics.
+            let transcript = host.transcript(&mut state);
+            if let Event::SessionStart { compacted: true } = event {
+                // No transcript to count it in: remember the compaction
+                // here, so every delivered rule is due again.
+                if transcript.is_none() {
+                    state.announced_compactions += 1;
+                }
+            }
+            let now = transcript.unwrap_or_else(|| state.metrics_without_transcript());
+            let delivered = deliver(fs, project, &selection, &mut state, &now, host);
             let mut problems = problems;
             let gate = gate_entry(gate, &mut state, &mut problems);
             Answer::Done {
@@ -210,7 +212,10 @@ fn shell(fs: &dyn FileSource, project: &Project, facts: &Facts, host: &mut dyn H
     if !pending.is_empty() {
         let selection = selected(fs, project, &Event::shell(&pending), facts);
         problems = host.tell(project, &selection.errors);
-        delivered = deliver(fs, project, &selection, &mut state, host);
+        let now = host
+            .transcript(&mut state)
+            .unwrap_or_else(|| state.metrics_without_transcript());
+        delivered = deliver(fs, project, &selection, &mut state, &now, host);
         if selection.errors.is_empty() && !matches!(delivered, Some(Delivered::Failed(_))) {
             state.shell.clear(&pending);
         }
@@ -224,25 +229,24 @@ fn shell(fs: &dyn FileSource, project: &Project, facts: &Facts, host: &mut dyn H
 }
 
 /// Under the lock: renders the selection's due rules and records the
-/// durable ones; `None` when none is due. Rendering comes first, so a rule
-/// that failed to render is not recorded as delivered.
+/// durable ones, against the transcript's metrics `now`; `None` when none
+/// is due. Rendering comes first, so a rule that failed to render is not
+/// recorded as delivered.
 fn deliver(
     fs: &dyn FileSource,
     project: &Project,
     selection: &Selection,
     state: &mut SessionState,
+    now: &Metrics,
     host: &mut dyn Host,
 ) -> Option<Delivered> {
-    let now = host
-        .transcript(state)
-        .unwrap_or_else(|| state.metrics_without_transcript());
-    let due = state.due_in(selection, Some(&now));
+    let due = state.due_in(selection, Some(now));
     if due.is_empty() {
         return None;
     }
     Some(match codex_text(fs, project, selection, &due) {
         Ok(text) => {
-            state.record_durable(selection, &due, Some(&now));
+            state.record_durable(selection, &due, Some(now));
             Delivered::Context(text)
         }
         Err(e) => Delivered::Failed(host.located(project, &e.error)),
@@ -331,6 +335,32 @@ mod tests {
 
     fn run(fs: &MemoryFs, project: &Project, event: &Event, host: &mut Memory) -> Answer {
         decide(fs, project, event, &Facts::default(), GateRun::Clean, host)
+    }
+
+    #[test]
+    fn a_session_start_scans_the_transcript_once() {
+        let (fs, project) = project(&[(
+            ".cursor/rules/base.mdc",
+            "---\nalwaysApply: true\n---\n# Base",
+        )]);
+        let mut host = Memory::new(SessionState::default());
+        let answer = run(
+            &fs,
+            &project,
+            &Event::SessionStart { compacted: true },
+            &mut host,
+        );
+        assert!(
+            matches!(
+                answer,
+                Answer::Done {
+                    delivered: Some(Delivered::Context(_)),
+                    ..
+                }
+            ),
+            "{answer:?}"
+        );
+        assert_eq!(host.asked, vec!["open", "transcript"]);
     }
 
     #[test]
