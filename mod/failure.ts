@@ -1,7 +1,7 @@
 // Error entries for deliveries that stopped in the mod itself (a `$` call
 // refused, the engine not loading, the hook's time running out). The
 // engine builds these texts (`deliveryFailed`, `failureSummary`); this is
-// its copy for when the engine is what failed, and mod/tests/copies.test.ts
+// its copy for when the engine is what failed, and tests/claude/copies.test.mjs
 // holds the two equal.
 import type { HookFailure } from "claude-code";
 import type { RequestKind } from "./engine/rule_fairy_wasm";
