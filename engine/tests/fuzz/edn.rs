@@ -40,7 +40,8 @@ fn form() -> impl Strategy<Value = String> {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..8).prop_map(|v| format!("[{}]", v.join(" "))),
             prop::collection::vec(inner.clone(), 0..8).prop_map(|v| format!("({})", v.join(" "))),
-            prop::collection::vec(inner.clone(), 0..8).prop_map(|v| format!("#{{{}}}", v.join(", "))),
+            prop::collection::vec(inner.clone(), 0..8)
+                .prop_map(|v| format!("#{{{}}}", v.join(", "))),
             prop::collection::vec((inner.clone(), inner.clone()), 0..6).prop_map(|v| {
                 let entries: Vec<String> = v.into_iter().map(|(k, v)| format!("{k} {v}")).collect();
                 format!("{{{}}}", entries.join(",\n"))
@@ -62,7 +63,10 @@ fn configuration() -> impl Strategy<Value = String> {
         Just(":gate".to_string()),
     ];
     prop::collection::vec((key, form()), 0..5).prop_map(|entries| {
-        let entries: Vec<String> = entries.into_iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let entries: Vec<String> = entries
+            .into_iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
         format!("{{{}}}", entries.join("\n"))
     })
 }
@@ -91,10 +95,19 @@ fn check_places(text: &str, results: &[Result<()>]) -> std::result::Result<(), T
     let lines = line_count(text);
     for result in results {
         if let Err(error) = result {
-            let place = error.place.as_ref().expect("a configuration error has a place");
+            let place = error
+                .place
+                .as_ref()
+                .expect("a configuration error has a place");
             prop_assert_eq!(&place.file, FILE, "{}", error);
             let line = place.line.expect("a configuration error has a line");
-            prop_assert!((1..=lines).contains(&line), "line {} of {}: {}", line, lines, error);
+            prop_assert!(
+                (1..=lines).contains(&line),
+                "line {} of {}: {}",
+                line,
+                lines,
+                error
+            );
             prop_assert!(!error.message().is_empty());
         }
     }

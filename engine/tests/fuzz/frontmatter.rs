@@ -23,7 +23,8 @@ fn rule_name() -> impl Strategy<Value = String> {
     prop::collection::vec("[A-Za-z0-9_][A-Za-z0-9_. -]{0,7}", 1..4)
         .prop_map(|segments| format!("{}.mdc", segments.join("/")))
         .prop_filter("no dot segments", |name| {
-            name.split('/').all(|s| s != "." && s != ".." && !s.starts_with('.'))
+            name.split('/')
+                .all(|s| s != "." && s != ".." && !s.starts_with('.'))
         })
 }
 
