@@ -107,7 +107,7 @@ proptest! {
         let (matches, report) = bounded("glob", move || {
             let rule = Rule::parse("r.mdc", "/p/.cursor/rules/r.mdc",
                 &format!("---\nglobs:\n  - \"{}\"\n---\nbody", glob.replace('\\', "\\\\").replace('"', "\\\"")));
-            let index = RuleIndex::build(&[rule.clone()]);
+            let index = RuleIndex::build(std::slice::from_ref(&rule));
             let matches = index.match_paths(&paths);
             let mut fs = MemoryFs::new();
             fs.add_dir("/p/.git");

@@ -10,7 +10,7 @@ use crate::inputs::{bounded, config, mutated};
 fn git_quote(path: &str) -> String {
     let needs = path
         .bytes()
-        .any(|b| b == b'"' || b == b'\\' || b < 0x20 || b >= 0x7f);
+        .any(|b| b == b'"' || b == b'\\' || !(0x20..0x7f).contains(&b));
     if !needs {
         return path.to_string();
     }
@@ -26,7 +26,7 @@ fn git_quote(path: &str) -> String {
             0x08 => out.push_str("\\b"),
             0x0b => out.push_str("\\v"),
             0x0c => out.push_str("\\f"),
-            b if b < 0x20 || b >= 0x7f => out.push_str(&format!("\\{b:03o}")),
+            b if !(0x20..0x7f).contains(&b) => out.push_str(&format!("\\{b:03o}")),
             b => out.push(b as char),
         }
     }
