@@ -9,6 +9,7 @@ mod codex_conditions;
 mod codex_faults;
 mod codex_hooks;
 mod codex_packaging;
+mod fuzz_hook_input;
 mod gate;
 mod gate_launcher;
 mod review_bundle;
