@@ -8,6 +8,7 @@ mod cli;
 mod codex_conditions;
 mod codex_faults;
 mod codex_hooks;
+mod codex_hostile;
 mod codex_packaging;
 mod gate;
 mod gate_launcher;

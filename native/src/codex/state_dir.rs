@@ -48,7 +48,9 @@ impl StateDir {
     pub(super) fn of_project(root: &Path) -> StateDir {
         StateDir {
             root: root.to_path_buf(),
-            path: PARTS.iter().fold(root.to_path_buf(), |p, part| p.join(part)),
+            path: PARTS
+                .iter()
+                .fold(root.to_path_buf(), |p, part| p.join(part)),
         }
     }
 
@@ -170,7 +172,9 @@ impl StateDir {
     pub(super) fn record_plugin_root(&self, plugin_root: &str) -> io::Result<()> {
         let file = self.path.join("plugin-root");
         let content = format!("{plugin_root}\n");
-        if owned_dir::read_capped(&file, PLUGIN_ROOT_CAP).ok().as_deref()
+        if owned_dir::read_capped(&file, PLUGIN_ROOT_CAP)
+            .ok()
+            .as_deref()
             == Some(content.as_bytes())
         {
             return Ok(());
@@ -284,7 +288,9 @@ mod tests {
         std::os::unix::fs::symlink(outside.path(), dir.path().join("outside")).unwrap();
         std::os::unix::fs::symlink(&far, dir.path().join("linked.json")).unwrap();
         let hours = Duration::from_secs(5 * 60 * 60);
-        for path in [&old, &nested, &tmp, &root_tmp, &lock, &root, &far, &foreign, &odd] {
+        for path in [
+            &old, &nested, &tmp, &root_tmp, &lock, &root, &far, &foreign, &odd,
+        ] {
             age(path, hours);
         }
         age(&fresh, STATE_TTL - Duration::from_secs(60));

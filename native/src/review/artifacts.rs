@@ -190,11 +190,13 @@ mod tests {
         plan.prepare().unwrap();
         plan.write("meta.json", b"{}").unwrap();
         // A link in an artifact's place is removed itself, never followed.
-        std::os::unix::fs::symlink(outside.path().join("rules.md"), plan.file("rules.md"))
-            .unwrap();
+        std::os::unix::fs::symlink(outside.path().join("rules.md"), plan.file("rules.md")).unwrap();
         std::os::unix::fs::symlink(outside.path(), plan.file("link")).unwrap();
         let kept = plan.clean().unwrap().unwrap();
-        assert!(kept.contains("holds files a review did not write (link)"), "{kept}");
+        assert!(
+            kept.contains("holds files a review did not write (link)"),
+            "{kept}"
+        );
         assert!(!plan.file("meta.json").exists());
         assert!(plan.file("link").symlink_metadata().is_ok());
         fs::remove_file(plan.file("link")).unwrap();

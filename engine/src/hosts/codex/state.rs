@@ -332,7 +332,9 @@ mod tests {
         };
         let (checked, problem) = state.validated();
         assert_eq!(checked.injected.keys().collect::<Vec<_>>(), vec!["a.mdc"]);
-        assert!(problem.unwrap().contains("1 rules are recorded at a compaction count above 1"));
+        assert!(problem
+            .unwrap()
+            .contains("1 rules are recorded at a compaction count above 1"));
         let mut forged = SessionState::default();
         forged.record(&["a.mdc"], Some(&metrics(100, 3)));
         forged.transcript_scan = ScanCursor {
@@ -345,7 +347,10 @@ mod tests {
         assert!(checked.injected.is_empty());
         assert_eq!(checked.announced_compactions, 0);
         let problem = problem.unwrap();
-        assert!(problem.contains("counts 18446744073709551615 compactions in 100 bytes"), "{problem}");
+        assert!(
+            problem.contains("counts 18446744073709551615 compactions in 100 bytes"),
+            "{problem}"
+        );
         checked.announced_compactions = u64::MAX;
         checked.announce_compaction();
         assert_eq!(checked.announced_compactions, u64::MAX);
