@@ -9,6 +9,7 @@ mod codex_conditions;
 mod codex_faults;
 mod codex_hooks;
 mod codex_hostile;
+mod codex_kills;
 mod codex_packaging;
 mod gate;
 mod gate_launcher;
