@@ -73,8 +73,10 @@ fn hooks_killed_at_random_lose_no_record_and_record_nothing_unprinted() {
         // Start all before feeding any, so they race for the lock.
         let children: Vec<_> = (0..HOOKS)
             .map(|i| {
-                let kill_after =
-                    (random.next() % 2 == 0).then(|| Duration::from_micros(random.next() % 60_000));
+                let kill_after = random
+                    .next()
+                    .is_multiple_of(2)
+                    .then(|| Duration::from_micros(random.next() % 60_000));
                 let input = patch_input(
                     &session,
                     &add_file_patch(&format!("src/m{i:02}/a.ts")),

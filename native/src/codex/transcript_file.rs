@@ -66,6 +66,16 @@ fn open_regular(path: &Path) -> io::Result<File> {
 /// appends meanwhile is for the next event), at most [`READ_CAP`] bytes,
 /// stopping at `deadline`.
 pub(super) fn scan(path: &Path, cursor: ScanCursor, deadline: Instant) -> io::Result<Scanned> {
+    scan_at_most(path, cursor, deadline, READ_CAP)
+}
+
+/// [`scan`], reading at most `cap` bytes.
+fn scan_at_most(
+    path: &Path,
+    cursor: ScanCursor,
+    deadline: Instant,
+    cap: u64,
+) -> io::Result<Scanned> {
     let mut file = open_regular(path)?;
     let size = file.metadata()?.len();
     let restarted = cursor.scanned_bytes > size;
@@ -74,8 +84,8 @@ pub(super) fn scan(path: &Path, cursor: ScanCursor, deadline: Instant) -> io::Re
     // After a skip, reading starts mid-line: bytes up to the first LF are
     // passed over.
     let mut to_line_start = false;
-    if size - cursor.scanned_bytes > READ_CAP {
-        let start = size - READ_CAP;
+    if size - cursor.scanned_bytes > cap {
+        let start = size - cap;
         skipped = Some(start - cursor.scanned_bytes);
         cursor = ScanCursor {
             scanned_bytes: start,
@@ -188,9 +198,52 @@ mod tests {
     }
 
     #[test]
+    fn more_than_the_cap_reads_only_the_tail_and_counts_a_compaction() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout.jsonl");
+        let filler = "{\"type\":\"x\"}\n".repeat(20);
+        std::fs::write(&path, format!("{RECORD}{filler}{RECORD}")).unwrap();
+        let size = std::fs::metadata(&path).unwrap().len();
+        // The tail starts mid-line: that line is passed over.
+        let cap = RECORD.len() as u64 + 5;
+        let scanned = scan_at_most(&path, ScanCursor::default(), later(), cap).unwrap();
+        assert_eq!(scanned.skipped, Some(size - cap));
+        // The first record is skipped (counted as one), the last is read.
+        assert_eq!(
+            scanned.cursor,
+            ScanCursor {
+                scanned_bytes: size,
+                compaction_count: 2
+            }
+        );
+        let again = scan_at_most(&path, scanned.cursor, later(), cap).unwrap();
+        assert_eq!(again.cursor, scanned.cursor);
+        assert_eq!(again.skipped, None);
+    }
+
+    #[test]
+    fn the_deadline_leaves_the_rest_for_the_next_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout.jsonl");
+        std::fs::write(&path, RECORD.repeat(3)).unwrap();
+        let past = Instant::now();
+        let scanned = scan(&path, ScanCursor::default(), past).unwrap();
+        assert_eq!(scanned.unread, Some(3 * RECORD.len() as u64));
+        assert_eq!(scanned.cursor, ScanCursor::default());
+        let next = scan(&path, scanned.cursor, later()).unwrap();
+        assert_eq!(next.cursor.compaction_count, 3);
+        assert_eq!(next.unread, None);
+    }
+
+    #[test]
     fn a_missing_file_or_a_directory_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         assert!(scan(&dir.path().join("gone"), ScanCursor::default(), later()).is_err());
         assert!(scan(dir.path(), ScanCursor::default(), later()).is_err());
+        let link = dir.path().join("link.jsonl");
+        std::fs::write(dir.path().join("real.jsonl"), RECORD).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("real.jsonl"), &link).unwrap();
+        let err = scan(&link, ScanCursor::default(), later()).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
     }
 }
