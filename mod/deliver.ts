@@ -90,7 +90,7 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
     // The files `fileContains` tests, read once each, in the order the
     // engine reads them back.
     request.contents = await Promise.all(
-      snapshot.ws.contentsDue(request).map((path) => readText($, path)),
+      snapshot.ws.contentsDue(request).map((path) => readContent($, snapshot, path)),
     );
     const documents = performance.now();
     await refreshDocuments($, snapshot, snapshot.ws.documentsDue(request));
@@ -126,6 +126,20 @@ export async function compacted($: EngineInterface): Promise<void> {
     const changed = stateAfterCompaction(await readState($, file), await $.clock.now());
     if (changed !== undefined) await writeState($, root, file, changed);
   });
+}
+
+/** A file's text for `fileContains`, read only when the engine allows it
+ * (behaviour §0.1): a regular file, small enough, inside the project once
+ * its links are followed. A FIFO is never opened, a link out never read. */
+async function readContent(
+  $: EngineInterface,
+  snapshot: Snapshot,
+  path: string,
+): Promise<string | null> {
+  const stat = await $.fs.stat(path, { resolve: true }).catch(() => null);
+  if (stat === null || stat.realPath === undefined) return null;
+  if (!snapshot.ws.mayRead(stat.realPath, stat.kind, stat.size)) return null;
+  return readText($, path);
 }
 
 /** The edited file, absolute, with the checkouts that place it made known
