@@ -13,6 +13,7 @@ mod codex_kills;
 mod codex_packaging;
 mod gate;
 mod gate_launcher;
+mod hostile_reads;
 mod review_bundle;
 mod review_fetch;
 mod review_layout;
