@@ -10,10 +10,11 @@ use crate::finding::UncheckedReason;
 
 /// The largest file the gate parses, in bytes: 4 MiB, the bound the Claude
 /// Code mod's host puts on a read. Parsing costs time and memory in
-/// proportion to the file (measured on TypeScript: about a second and
-/// 50 MB of syntax tree per MB, so a file at the bound takes some 4 s and
-/// 200 MB), so the bound is what keeps a check at the write within its
-/// budget; a larger file is reported as not checked, and not read.
+/// proportion to the file (measured on TypeScript: about 50 MB of syntax
+/// tree per MB, and a few seconds for a file at the bound on a busy
+/// 2-core machine), so the bound is what keeps a check at the write
+/// within its budget; a larger file is reported as not checked, and not
+/// read.
 pub const MAX_SOURCE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// The text of the file at `path`, or why it cannot be scanned.
