@@ -89,11 +89,11 @@ pub(crate) fn run(args: &GateArgs) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("rule-fairy gate: {message}");
-            eprintln!(
+            crate::output::warn(format_args!("rule-fairy gate: {message}"));
+            crate::output::warn(format_args!(
                 "rule-fairy gate: {}",
                 rule_fairy_engine::gate_check::NOTHING_JUDGED
-            );
+            ));
             ExitCode::from(CANNOT_RUN)
         }
     }
@@ -139,22 +139,25 @@ fn scan_status(scan: &ScanReport) -> ExitCode {
 /// The findings on standard output; each file not checked whole on
 /// standard error, one line each (those `:gate :unchecked` lists in the
 /// human form only, marked so).
-fn print_report(scan: &ScanReport, json: bool) {
+fn print_report(scan: &ScanReport, json: bool) -> Result<(), String> {
     if json {
-        print!("{}", report::json_lines(&scan.findings));
+        crate::output::print(&report::json_lines(&scan.findings))?;
     } else {
-        print!("{}", report::human(&scan.findings));
+        crate::output::print(&report::human(&scan.findings))?;
     }
-    eprint!("{}", report::unchecked(&scan.unchecked, !json));
+    for line in report::unchecked(&scan.unchecked, !json) {
+        crate::output::warn(format_args!("{line}"));
+    }
+    Ok(())
 }
 
 fn run_scan(args: &ScanArgs) -> Result<ExitCode, String> {
     let gate = load(&args.common)?;
     let paths = from_here(&args.paths)?;
     let scan = gate.scan(&paths).map_err(|e| e.to_string())?;
-    print_report(&scan, args.json);
+    print_report(&scan, args.json)?;
     if !args.json {
-        eprintln!("{}", report::scan_summary(&gate, &scan));
+        crate::output::warn(format_args!("{}", report::scan_summary(&gate, &scan)));
     }
     Ok(scan_status(&scan))
 }
@@ -163,13 +166,13 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
     let gate = load(&args.common)?;
     let files = from_here(&args.files)?;
     let scan = gate.check_files(&files).map_err(|e| e.to_string())?;
-    print_report(&scan, args.json);
+    print_report(&scan, args.json)?;
     Ok(scan_status(&scan))
 }
 
 fn run_test(args: &TestArgs) -> Result<ExitCode, String> {
     let gate = load(&args.common)?;
     let report = gate.test().map_err(|e| e.to_string())?;
-    print!("{}", report::tests(&gate, &report));
+    crate::output::print(&report::tests(&gate, &report))?;
     Ok(failed_if(!report.passed()))
 }

@@ -27,7 +27,7 @@ pub(super) fn json_lines(findings: &[Finding]) -> String {
 /// `rule-fairy gate: could not check fully: <file>: <reason>` for each file
 /// not judged whole that fails the run; with `allowed`, also those
 /// `:gate :unchecked` lists, marked `(allowed by :gate :unchecked)`.
-pub(super) fn unchecked(files: &[Unchecked], allowed: bool) -> String {
+pub(super) fn unchecked(files: &[Unchecked], allowed: bool) -> Vec<String> {
     files
         .iter()
         .filter(|u| allowed || !u.allowed)
@@ -37,7 +37,7 @@ pub(super) fn unchecked(files: &[Unchecked], allowed: bool) -> String {
             } else {
                 ""
             };
-            format!("rule-fairy gate: {u}{mark}\n")
+            format!("rule-fairy gate: {u}{mark}")
         })
         .collect()
 }
