@@ -14,6 +14,7 @@ mod codex_packaging;
 mod fuzz_hook_input;
 mod gate;
 mod gate_launcher;
+mod gate_unchecked;
 mod hostile_reads;
 mod review_bundle;
 mod review_fetch;
