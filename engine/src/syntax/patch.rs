@@ -51,8 +51,12 @@ fn sections(patch: &str) -> Vec<Vec<&str>> {
     sections
 }
 
+/// An empty path (a quoted `"b/"`, a `rename to ""`) names no file.
 fn post_image(section: &[&str]) -> Option<String> {
-    destination_line(&section[1..]).or_else(|| header_post_image(&section[0][HEADER.len()..]))
+    destination_line(&section[1..])
+        .filter(|path| !path.is_empty())
+        .or_else(|| header_post_image(&section[0][HEADER.len()..]))
+        .filter(|path| !path.is_empty())
 }
 
 /// The path of a `rename to` or `copy to` line in the extended header. A
@@ -277,5 +281,16 @@ mod tests {
         assert_eq!(unquote("\\11x\\7"), "\tx\u{7}");
         assert!(has_file_sections("x\ndiff --git a/a b/a\n"));
         assert!(!has_file_sections("--- a/x\n+++ b/x\n"));
+    }
+
+    /// Found by the fuzz suite: a quoted `"b/"` header and an empty
+    /// `rename to ""` gave an empty path.
+    #[test]
+    fn empty_paths_name_no_file() {
+        assert!(changed_paths("diff --git \"a/\" \"b/\"\n").is_empty());
+        assert_eq!(
+            changed_paths("diff --git a/x b/y\nrename from x\nrename to \"\"\n"),
+            vec!["y"]
+        );
     }
 }
