@@ -24,6 +24,8 @@ pub(crate) fn config(default: u32) -> Config {
     Config {
         cases,
         max_shrink_iters: 2_000,
+        // Long runs filter many generated paths; never give up on them.
+        max_global_rejects: cases.saturating_mul(4).max(1_024),
         ..Config::default()
     }
 }
