@@ -61,7 +61,10 @@ impl ShellState {
 
     /// Drops paths whose rules reached the agent.
     pub fn clear(&mut self, delivered: &[String]) {
-        self.pending.retain(|path| !delivered.contains(path));
+        let delivered: std::collections::HashSet<&str> =
+            delivered.iter().map(String::as_str).collect();
+        self.pending
+            .retain(|path| !delivered.contains(path.as_str()));
     }
 }
 

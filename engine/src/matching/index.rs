@@ -89,18 +89,13 @@ pub struct PathMatch {
 impl PathMatch {
     /// The paths that selected the rule, in event order, each once.
     pub fn paths(&self) -> Vec<&str> {
-        let mut paths: Vec<&str> = Vec::new();
-        for path in self
-            .hits
+        let mut seen = std::collections::HashSet::new();
+        self.hits
             .iter()
             .map(|h| h.path.as_str())
             .chain(self.contents.iter().map(|h| h.path.as_str()))
-        {
-            if !paths.contains(&path) {
-                paths.push(path);
-            }
-        }
-        paths
+            .filter(|path| seen.insert(*path))
+            .collect()
     }
 }
 
@@ -296,11 +291,13 @@ impl RuleIndex {
     ) -> PathMatches {
         let mut result = PathMatches::default();
         let mut slot: Vec<Option<usize>> = vec![None; self.entries.len()];
-        let report = |errors: &mut Vec<Error>, error: &Error| {
-            if !errors.contains(error) {
-                errors.push(error.clone());
-            }
-        };
+        // Each invalid glob or pattern is reported once per event; a flag per
+        // rule keeps that check constant whatever the number of paths.
+        let mut glob_reported = vec![false; self.entries.len()];
+        let with_invalid: Vec<usize> = (0..self.entries.len())
+            .filter(|&i| self.entries[i].first_invalid.is_some())
+            .collect();
+        let mut any_path = false;
         for (path_index, path) in paths.iter().enumerate() {
             let path = paths::normalize_for_match(path.as_ref());
             if path.is_empty() {
@@ -309,37 +306,67 @@ impl RuleIndex {
             let content = contents
                 .and_then(|c| c.get(path_index))
                 .and_then(|c| c.as_deref());
+            // The rules this path reaches, in name order: those with a
+            // matching glob, a matching content pattern or an invalid glob.
+            // Every other rule cannot fire on it and is not looked at.
             let first = self.first_globs(&path, &mut result.errors);
+            if !any_path {
+                // An invalid `fileContains` pattern is reported once, for
+                // any event with a path.
+                for (rule, pattern, why) in &self.contents.invalid {
+                    let entry = &self.entries[*rule];
+                    let line = entry.conditions.conditions.file_contains.line;
+                    let kind = ErrorKind::InvalidContentPattern {
+                        pattern: pattern.clone(),
+                        why: why.clone(),
+                    };
+                    let error = Error::at(Place::line(&entry.path, line), kind);
+                    if !result.errors.contains(&error) {
+                        result.errors.push(error);
+                    }
+                }
+            }
+            any_path = true;
             // One scan of the file for every rule's patterns.
             let content_first = match content {
                 Some(content) if !self.contents.is_empty() => {
                     self.contents.first_matches(content, self.entries.len())
                 }
-                _ => vec![None; self.entries.len()],
+                _ => Vec::new(),
             };
-            for (rule, pattern, why) in &self.contents.invalid {
-                let entry = &self.entries[*rule];
-                let line = entry.conditions.conditions.file_contains.line;
-                let kind = ErrorKind::InvalidContentPattern {
-                    pattern: pattern.clone(),
-                    why: why.clone(),
-                };
-                report(
-                    &mut result.errors,
-                    &Error::at(Place::line(&entry.path, line), kind),
-                );
-            }
-            for (index, entry) in self.entries.iter().enumerate() {
-                let mut glob_held = first[index];
+            let mut reached: Vec<usize> = first.iter().map(|&(entry, _)| entry).collect();
+            reached.extend(
+                content_first
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, hit)| hit.map(|_| i)),
+            );
+            reached.extend_from_slice(&with_invalid);
+            reached.sort_unstable();
+            reached.dedup();
+            for index in reached {
+                let entry = &self.entries[index];
+                let mut glob_held = first
+                    .binary_search_by_key(&index, |&(entry, _)| entry)
+                    .ok()
+                    .map(|at| first[at].1);
                 // The original tries globs in order and fails on the first
                 // invalid one it reaches before a match.
                 if let Some((invalid_at, error)) = &entry.first_invalid {
                     if glob_held.is_none_or(|p| p > *invalid_at) {
-                        report(&mut result.errors, error);
+                        if !glob_reported[index] {
+                            glob_reported[index] = true;
+                            if !result.errors.contains(error) {
+                                result.errors.push(error.clone());
+                            }
+                        }
                         glob_held = None;
                     }
                 }
-                let content_held = content_first[index]
+                let content_held = content_first
+                    .get(index)
+                    .copied()
+                    .flatten()
                     .map(|p| entry.conditions.conditions.file_contains.values[p].as_str());
                 if glob_held.is_none() && content_held.is_none() {
                     continue;
@@ -374,15 +401,17 @@ impl RuleIndex {
         result
     }
 
-    /// For each rule, the position of its first glob (in declaration
-    /// order) that matches the path.
-    fn first_globs(&self, path: &str, errors: &mut Vec<Error>) -> Vec<Option<usize>> {
-        let mut first: Vec<Option<usize>> = vec![None; self.entries.len()];
+    /// For each rule a glob of which matches the path, ascending by rule:
+    /// the rule and the position of its first matching glob (in
+    /// declaration order).
+    fn first_globs(&self, path: &str, errors: &mut Vec<Error>) -> Vec<(usize, usize)> {
+        let mut first: Vec<(usize, usize)> = Vec::new();
         let (matched, uncompiled) = self.globs.matches(path);
         for glob_id in matched {
             let (entry, position) = self.owners[glob_id];
-            if first[entry].is_none_or(|p| position < p) {
-                first[entry] = Some(position);
+            match first.last_mut() {
+                Some(last) if last.0 == entry => last.1 = last.1.min(position),
+                _ => first.push((entry, position)),
             }
         }
         // A glob the regex engine refused (too large) is as invalid as a
@@ -392,8 +421,8 @@ impl RuleIndex {
             let (rule, spec) = (&self.entries[entry], &self.entries[entry].globs[position]);
             let error = Error::at(
                 Place::line(&rule.path, spec.line),
-                ErrorKind::InvalidGlob {
-                    glob: spec.pattern.clone(),
+                ErrorKind::GlobTooComplex {
+                    start: glob::excerpt(&spec.pattern),
                 },
             );
             if !errors.contains(&error) {
