@@ -4,7 +4,6 @@
 //! (dedup) and carry the result; everything in between is here.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 
 use crate::base::error::{Error, ErrorKind};
 use crate::base::fs::FileSource;
@@ -13,7 +12,7 @@ use crate::delivery::codex_text::{self, EditSource};
 use crate::delivery::fit::{fit_delivery, Delivery};
 use crate::delivery::frames::FrameLimits;
 use crate::matching::event::{Event, Query};
-use crate::matching::index::{PathMatch, PathMatches, PromptMatch};
+use crate::matching::index::{PathMatches, PromptMatch};
 use crate::matching::project::Project;
 use crate::render::block::{Block, RenderError};
 use crate::render::imports::{render_blocks, render_full};
@@ -106,14 +105,19 @@ fn prompt_selection(matches: Vec<PromptMatch>) -> Selection {
 }
 
 fn edit_selection(edited: &[String], matches: PathMatches) -> Selection {
-    // One set of every path some rule matched: each edited path is then
-    // looked up once, so the selection is linear in paths and rules.
-    let reached: HashSet<&str> = matches.rules.iter().flat_map(PathMatch::paths).collect();
-    let mut seen: HashSet<&str> = HashSet::new();
+    // Which of the edited paths (the paths the matching was given) some
+    // rule matched, by place: one pass over the matches, no search.
+    let mut reached = vec![false; edited.len()];
+    for m in &matches.rules {
+        for (at, _) in m.places() {
+            reached[at] = true;
+        }
+    }
     let matched_paths: Vec<String> = edited
         .iter()
-        .filter(|path| reached.contains(path.as_str()) && seen.insert(path.as_str()))
-        .cloned()
+        .zip(reached)
+        .filter(|(_, hit)| *hit)
+        .map(|(path, _)| path.clone())
         .collect();
     let trigger = Trigger::Edit {
         path: matched_paths.join(", "),
@@ -160,21 +164,21 @@ pub fn read_contents(
 
 fn shell_selection(sorted: &[String], matches: PathMatches) -> Selection {
     // Each path's rules, in the order the matches list them, gathered in
-    // one pass over the matches instead of a search per path.
-    let mut rules_of: HashMap<&str, Vec<String>> = HashMap::new();
+    // one pass over the matches by the path's place among `sorted` (the
+    // paths the matching was given) instead of a search per path.
+    let mut rules_at: Vec<Vec<String>> = vec![Vec::new(); sorted.len()];
     for m in &matches.rules {
-        for path in m.paths() {
-            rules_of.entry(path).or_default().push(m.name.clone());
+        for (at, _) in m.places() {
+            rules_at[at].push(m.name.clone());
         }
     }
     let changed_paths: Vec<ChangedPath> = sorted
         .iter()
-        .filter_map(|path| {
-            let rules = rules_of.remove(path.as_str())?;
-            Some(ChangedPath {
-                path: path.clone(),
-                rules,
-            })
+        .zip(rules_at)
+        .filter(|(_, rules)| !rules.is_empty())
+        .map(|(path, rules)| ChangedPath {
+            path: path.clone(),
+            rules,
         })
         .collect();
     let matched_paths = changed_paths.iter().map(|c| c.path.clone()).collect();

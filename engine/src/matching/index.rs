@@ -8,6 +8,8 @@
 //! `fileContains` and the facts, and selects only rules for which a path
 //! condition held, so a rule is delivered for the path that reached it.
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use crate::base::error::{Error, ErrorKind, Place};
@@ -89,13 +91,35 @@ pub struct PathMatch {
 impl PathMatch {
     /// The paths that selected the rule, in event order, each once.
     pub fn paths(&self) -> Vec<&str> {
-        let mut seen = std::collections::HashSet::new();
-        self.hits
+        self.places().into_iter().map(|(_, path)| path).collect()
+    }
+
+    /// [`PathMatch::paths`] with each path's place among the event's
+    /// paths. Matching visits each distinct path once, in order, so the
+    /// glob hits and the content hits are each in ascending places: one
+    /// merge gives the paths, with no search.
+    pub(crate) fn places(&self) -> Vec<(usize, &str)> {
+        let mut out = Vec::with_capacity(self.hits.len().max(self.contents.len()));
+        let mut globs = self.hits.iter().map(|h| (h.at, h.path.as_str())).peekable();
+        let mut contents = self
+            .contents
             .iter()
-            .map(|h| h.path.as_str())
-            .chain(self.contents.iter().map(|h| h.path.as_str()))
-            .filter(|path| seen.insert(*path))
-            .collect()
+            .map(|h| (h.at, h.path.as_str()))
+            .peekable();
+        loop {
+            let next = match (globs.peek(), contents.peek()) {
+                (Some(g), Some(c)) if g.0 == c.0 => {
+                    contents.next();
+                    globs.next()
+                }
+                (Some(g), Some(c)) if g.0 < c.0 => globs.next(),
+                (Some(_) | None, Some(_)) => contents.next(),
+                (Some(_), None) => globs.next(),
+                (None, None) => break,
+            };
+            out.extend(next);
+        }
+        out
     }
 }
 
@@ -103,12 +127,18 @@ impl PathMatch {
 pub struct GlobHit {
     pub glob: String,
     pub path: String,
+    /// The path's place among the paths the event matched.
+    #[serde(skip)]
+    pub(crate) at: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ContentHit {
     pub pattern: String,
     pub path: String,
+    /// The path's place among the paths the event matched.
+    #[serde(skip)]
+    pub(crate) at: usize,
 }
 
 /// The rules a set of paths selects, and the invalid globs the matching
@@ -298,9 +328,11 @@ impl RuleIndex {
             .filter(|&i| self.entries[i].first_invalid.is_some())
             .collect();
         let mut any_path = false;
+        // A path named twice selects what it selected the first time.
+        let mut seen: HashSet<String> = HashSet::with_capacity(paths.len());
         for (path_index, path) in paths.iter().enumerate() {
             let path = paths::normalize_for_match(path.as_ref());
-            if path.is_empty() {
+            if path.is_empty() || !seen.insert(path.clone()) {
                 continue;
             }
             let content = contents
@@ -388,12 +420,14 @@ impl RuleIndex {
                     result.rules[at].hits.push(GlobHit {
                         glob: entry.globs[position].pattern.clone(),
                         path: path.clone(),
+                        at: path_index,
                     });
                 }
                 if let Some(pattern) = content_held {
                     result.rules[at].contents.push(ContentHit {
                         pattern: pattern.to_string(),
                         path: path.clone(),
+                        at: path_index,
                     });
                 }
             }
@@ -605,11 +639,13 @@ mod tests {
             vec![
                 GlobHit {
                     glob: "old/**".into(),
-                    path: "old/a.clj".into()
+                    path: "old/a.clj".into(),
+                    at: 0
                 },
                 GlobHit {
                     glob: "new/**".into(),
-                    path: "new/a.clj".into()
+                    path: "new/a.clj".into(),
+                    at: 1
                 }
             ]
         );
