@@ -245,11 +245,17 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
     repo.link("docs/rules/outside.mdc", outside.join("rules/o.mdc"));
     assert_eq!(clean(&repo), json!(null), "a rule file linked outside");
     fs::remove_file(repo.path("docs/rules/outside.mdc")).unwrap();
+    // An instruction file linked out of the project is not read
+    // (behaviour §0.1), and a bundle without it would be partial.
     repo.link("CLAUDE.md", outside.join("guidance.md"));
-    assert_eq!(
-        clean(&repo),
-        json!(null),
-        "an instruction file linked outside"
+    repo.ok(&["review", "fetch", "--local"]);
+    let refused = repo.run(&["review", "bundle"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused)
+            .contains("Cannot read instruction file CLAUDE.md: it leads outside the project"),
+        "{}",
+        stderr(&refused)
     );
     repo.link("CLAUDE.md", "docs/guidance.md");
     fs::remove_file(repo.path("CLAUDE.md")).unwrap();
@@ -258,7 +264,10 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
         format!("# Guidance\n\n@{}\n", outside.join("guidance.md").display()),
     );
     repo.commit_all("external import");
-    assert_eq!(clean(&repo), json!(null), "an import from outside");
+    // An import from outside is not followed (behaviour §6.3), so it is
+    // no part of the guidance either.
+    assert_eq!(clean(&repo), true, "an import from outside");
+    assert!(!rules_md(&repo).contains("# Outside"));
     repo.git(&["reset", "-q", "--hard", "HEAD~1"]);
     repo.write("src/a.clj", "new\n");
     repo.link(".cursor/rules", outside.join("rules"));

@@ -86,11 +86,11 @@ pub(crate) fn run(args: &GateArgs) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("rule-fairy gate: {message}");
-            eprintln!(
+            crate::output::warn(format_args!("rule-fairy gate: {message}"));
+            crate::output::warn(format_args!(
                 "rule-fairy gate: {}",
                 rule_fairy_engine::gate_check::NOTHING_JUDGED
-            );
+            ));
             ExitCode::from(CANNOT_RUN)
         }
     }
@@ -128,10 +128,10 @@ fn run_scan(args: &ScanArgs) -> Result<ExitCode, String> {
     let paths = from_here(&args.paths)?;
     let scan = gate.scan(&paths).map_err(|e| e.to_string())?;
     if args.json {
-        print!("{}", report::json_lines(&scan.findings));
+        crate::output::print(&report::json_lines(&scan.findings))?;
     } else {
-        print!("{}", report::human(&scan.findings));
-        eprintln!("{}", report::scan_summary(&gate, &scan));
+        crate::output::print(&report::human(&scan.findings))?;
+        crate::output::warn(format_args!("{}", report::scan_summary(&gate, &scan)));
     }
     Ok(failed_if(scan.has_errors()))
 }
@@ -141,9 +141,9 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
     let files = from_here(&args.files)?;
     let findings = gate.check_files(&files).map_err(|e| e.to_string())?;
     if args.json {
-        print!("{}", report::json_lines(&findings));
+        crate::output::print(&report::json_lines(&findings))?;
     } else {
-        print!("{}", report::human(&findings));
+        crate::output::print(&report::human(&findings))?;
     }
     Ok(failed_if(
         findings
@@ -155,6 +155,6 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
 fn run_test(args: &TestArgs) -> Result<ExitCode, String> {
     let gate = load(&args.common)?;
     let report = gate.test().map_err(|e| e.to_string())?;
-    print!("{}", report::tests(&gate, &report));
+    crate::output::print(&report::tests(&gate, &report))?;
     Ok(failed_if(!report.passed()))
 }
