@@ -169,6 +169,21 @@ pub(crate) fn decide(
 }
 
 #[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_named_with_a_line_break_is_held_as_its_marker_names_it() {
+        // The marker wrote the name line-safe; the conversation is read in
+        // that form, and the rule still counts as held.
+        let in_context = ["a\\nb.mdc".to_string()];
+        let none = std::collections::BTreeMap::new();
+        assert!(is_held("a\nb.mdc", &in_context, &none, 0));
+        assert!(!is_held("a.mdc", &in_context, &none, 0));
+    }
+}
+
+#[cfg(test)]
 mod doc_examples {
     //! What the items' documentation promised, held by unit tests (the
     //! items are private to the crate, so rustdoc cannot run them).
@@ -184,16 +199,5 @@ mod doc_examples {
             (held("a.mdc"), held("b.mdc"), held("c.mdc"), held("d.mdc")),
             (false, true, false, true)
         );
-    }
-
-    #[test]
-    fn a_rule_named_with_a_line_break_is_held_as_its_marker_names_it() {
-        use crate::hosts::claude::event::is_held;
-        // The marker wrote the name line-safe; the conversation is read in
-        // that form, and the rule still counts as held.
-        let in_context = ["a\\nb.mdc".to_string()];
-        let none = std::collections::BTreeMap::new();
-        assert!(is_held("a\nb.mdc", &in_context, &none, 0));
-        assert!(!is_held("a.mdc", &in_context, &none, 0));
     }
 }
