@@ -185,6 +185,21 @@ pub enum ErrorKind {
         /// The glob in its normalised form.
         glob: String,
     },
+    /// A glob longer than the glob limit (behaviour §2.2): refused before
+    /// it is compiled, so no glob can blow up the matcher.
+    GlobTooLong {
+        /// The glob's first characters, as the message quotes them.
+        start: String,
+        /// The glob's length in characters.
+        chars: usize,
+        /// The limit, in characters.
+        limit: usize,
+    },
+    /// A glob whose matcher the regex engine refuses (over its size limit).
+    GlobTooComplex {
+        /// The glob's first characters, as the message quotes them.
+        start: String,
+    },
     /// A `fileContains` pattern that does not compile, and why.
     InvalidContentPattern {
         /// The pattern as the rule declares it.
@@ -375,6 +390,18 @@ impl fmt::Display for ErrorKind {
             }
             RuleLeftOut { problem } => f.write_str(problem),
             InvalidGlob { glob } => write!(f, "Invalid rule glob: {glob}"),
+            GlobTooLong {
+                start,
+                chars,
+                limit,
+            } => write!(
+                f,
+                "Rule glob is {chars} characters long, over the limit of {limit}: {start}..."
+            ),
+            GlobTooComplex { start } => write!(
+                f,
+                "Rule glob is too complex to match (its matcher is over the size limit): {start}..."
+            ),
             InvalidContentPattern { pattern, why } => {
                 write!(f, "Invalid fileContains pattern: {pattern} ({why})")
             }
