@@ -24,8 +24,8 @@ use rule_fairy_engine::labels::gate_finding;
 use rule_fairy_engine::session_id_problem;
 use rule_fairy_engine::shell::{candidate_paths, parse_porcelain};
 use rule_fairy_engine::FrameLimits;
-use rule_fairy_engine::MAX_DEPTH;
 use rule_fairy_engine::{delivery_failed, failure_summary};
+use rule_fairy_engine::{AskKind, Asks, HostEntry, HostStat};
 use serde::Serialize;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
@@ -112,15 +112,6 @@ pub struct Workspace {
     inner: ClaudeWorkspace,
 }
 
-/// Where rules come from, and how deep below a directory to list.
-#[derive(Serialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-struct RulesSourceAnswer {
-    dirs: Vec<String>,
-    extensions: Vec<String>,
-    max_depth: usize,
-}
-
 /// An edited file placed: `file` absolute and normalised, `probes` the
 /// directories whose `.git` entry would place it.
 #[derive(Serialize, Tsify)]
@@ -156,11 +147,65 @@ impl Workspace {
         });
     }
 
-    /// Puts a rule file or the configuration at an absolute path; the
-    /// project loads again on its next use.
-    #[wasm_bindgen(js_name = putFile)]
-    pub fn put_file(&mut self, path: &str, bytes: &[u8]) {
-        self.inner.put_file(path, bytes);
+    /// Begins bringing the configuration and the rules up to date: the
+    /// first `Asks` (directories to list, paths to stat with links
+    /// resolved, files to read). Answer each with `listed`, `stated`,
+    /// `readBytes` or `failed`, then call `nextAsks`, until it asks
+    /// nothing. The engine's walk decides every ask (behaviour §1.2).
+    #[wasm_bindgen(js_name = startRefresh, unchecked_return_type = "Asks")]
+    pub fn start_refresh(&mut self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.start_refresh())
+    }
+
+    /// The next round's `Asks`, all empty once the rules are up to date.
+    #[wasm_bindgen(js_name = nextAsks, unchecked_return_type = "Asks")]
+    pub fn next_asks(&mut self) -> Result<JsValue, JsError> {
+        to_js::<Asks>(&self.inner.next_asks())
+    }
+
+    /// `dir` listed: `$.fs.list`'s entries as they come.
+    pub fn listed(
+        &mut self,
+        dir: &str,
+        #[wasm_bindgen(unchecked_param_type = "HostEntry[]")] entries: JsValue,
+    ) -> Result<(), JsError> {
+        let entries: Vec<HostEntry> = serde_wasm_bindgen::from_value(entries)
+            .map_err(|e| JsError::new(&format!("bad listing of {dir}: {e}")))?;
+        self.inner.listed(dir, entries);
+        Ok(())
+    }
+
+    /// `path` stat'ed with its links resolved: `$.fs.stat(path, { resolve:
+    /// true })` as it comes.
+    pub fn stated(
+        &mut self,
+        path: &str,
+        #[wasm_bindgen(unchecked_param_type = "HostStat")] stat: JsValue,
+    ) -> Result<(), JsError> {
+        let stat: HostStat = serde_wasm_bindgen::from_value(stat)
+            .map_err(|e| JsError::new(&format!("bad stat of {path}: {e}")))?;
+        self.inner.stated(path, stat);
+        Ok(())
+    }
+
+    /// `path` read.
+    #[wasm_bindgen(js_name = readBytes)]
+    pub fn read_bytes(&mut self, path: &str, bytes: &[u8]) {
+        self.inner.read_bytes(path, bytes);
+    }
+
+    /// What `kind` asked of `path` failed; `reason` is the host's error
+    /// text (the engine reads `ENOENT` and `ELOOP` in it).
+    pub fn failed(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "AskKind")] kind: JsValue,
+        path: &str,
+        reason: &str,
+    ) -> Result<(), JsError> {
+        let kind: AskKind = serde_wasm_bindgen::from_value(kind)
+            .map_err(|e| JsError::new(&format!("bad ask kind: {e}")))?;
+        self.inner.failed(kind, path, reason);
+        Ok(())
     }
 
     /// Puts a document the rules import; the project does not load again.
@@ -169,13 +214,15 @@ impl Workspace {
         self.inner.put_document(path, bytes);
     }
 
-    /// A symbolic link at `path` leading to the absolute `target`.
+    /// A symbolic link at `path` leading to the absolute `target`, among
+    /// the documents.
     #[wasm_bindgen(js_name = putLink)]
     pub fn put_link(&mut self, path: &str, target: &str) {
         self.inner.put_link(path, target);
     }
 
-    /// Removes what is at `path`, and everything below it.
+    /// Removes the document, link or directory at `path`, and everything
+    /// below it.
     pub fn remove(&mut self, path: &str) {
         self.inner.remove(path);
     }
@@ -184,22 +231,6 @@ impl Workspace {
     #[wasm_bindgen(js_name = markCheckout)]
     pub fn mark_checkout(&mut self, dir: &str) {
         self.inner.mark_checkout(dir);
-    }
-
-    /// `{ dirs, extensions, maxDepth }`: where rules come from, per the
-    /// configuration put in, and how deep below a directory to list (the
-    /// engine's one depth policy); throws the configuration's error.
-    #[wasm_bindgen(js_name = rulesSource, unchecked_return_type = "RulesSourceAnswer")]
-    pub fn rules_source(&mut self) -> Result<JsValue, JsError> {
-        let source = self
-            .inner
-            .rules_source()
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        to_js(&RulesSourceAnswer {
-            dirs: source.dirs,
-            extensions: source.extensions,
-            max_depth: MAX_DEPTH,
-        })
     }
 
     /// The absolute paths of the documents the rules import; throws when

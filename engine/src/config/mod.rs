@@ -482,7 +482,10 @@ mod tests {
         }
         for inside in [".", "./a/../b", "/p", "/p/x"] {
             let text = format!("{{:rules {{:dirs [\"{inside}\"]}}}}");
-            assert!(Config::parse(&text).unwrap().rules_source("/p").is_ok(), "{inside}");
+            assert!(
+                Config::parse(&text).unwrap().rules_source("/p").is_ok(),
+                "{inside}"
+            );
         }
     }
 

@@ -346,9 +346,10 @@ impl Walker<'_, '_> {
                 }
                 // A dangling link is not a rule; a link loop is worth saying.
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => self
-                    .findings
-                    .push(Finding::warning(Place::file(&path), format!("Skipped: {e}"))),
+                Err(e) => self.findings.push(Finding::warning(
+                    Place::file(&path),
+                    format!("Skipped: {e}"),
+                )),
             }
         }
     }
@@ -564,7 +565,9 @@ mod tests {
             .unwrap();
         let set = RuleSet::load(&fs, &source).unwrap();
         assert_eq!(set.names(), vec!["s.mdc"]);
-        assert!(set.findings[0].message.starts_with("Links outside the project"));
+        assert!(set.findings[0]
+            .message
+            .starts_with("Links outside the project"));
     }
 
     /// A file source that says `/p/.cursor/rules/pipe.mdc` is neither a
