@@ -16,6 +16,7 @@ import {
   recordPluginRoot,
   stateFile,
   sweepOldStates,
+  stateDirProblem,
   writeState,
 } from "./state";
 
@@ -90,7 +91,7 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
     // The files `fileContains` tests, read once each, in the order the
     // engine reads them back.
     request.contents = await Promise.all(
-      snapshot.ws.contentsDue(request).map((path) => readText($, path)),
+      snapshot.ws.contentsDue(request).map((path) => readContent($, snapshot, path)),
     );
     const documents = performance.now();
     await refreshDocuments($, snapshot, snapshot.ws.documentsDue(request));
@@ -98,9 +99,10 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
     const deciding = performance.now();
     const response = snapshot.ws.decide(request);
     timings.engine = performance.now() - deciding;
-    if (typeof response.stateError === "string") await keepCorrupt($, file, saved);
+    if (typeof response.stateError === "string") await keepCorrupt($, root, file, saved);
     if (typeof response.state === "string") await writeState($, root, file, response.state);
     for (const line of response.log) $.ui.log(line, { to: "transcript" });
+    await tellStateDirProblem($, root, sessionId);
     return response.entries;
   });
   timings.load = load;
@@ -126,6 +128,30 @@ export async function compacted($: EngineInterface): Promise<void> {
     const changed = stateAfterCompaction(await readState($, file), await $.clock.now());
     if (changed !== undefined) await writeState($, root, file, changed);
   });
+}
+
+const toldStateDir = new Set<string>();
+
+/** Says once per session that its deliveries are not recorded, and why. */
+async function tellStateDirProblem($: EngineInterface, root: string, sessionId: string) {
+  const problem = await stateDirProblem($, root);
+  if (problem === undefined || toldStateDir.has(sessionId)) return;
+  toldStateDir.add(sessionId);
+  $.ui.log(problem, { to: "transcript" });
+}
+
+/** A file's text for `fileContains`, read only when the engine allows it
+ * (behaviour §0.1): a regular file, small enough, inside the project once
+ * its links are followed. A FIFO is never opened, a link out never read. */
+async function readContent(
+  $: EngineInterface,
+  snapshot: Snapshot,
+  path: string,
+): Promise<string | null> {
+  const stat = await $.fs.stat(path, { resolve: true }).catch(() => null);
+  if (stat === null || stat.realPath === undefined) return null;
+  if (!snapshot.ws.mayRead(stat.realPath, stat.kind, stat.size)) return null;
+  return readText($, path);
 }
 
 /** The edited file, absolute, with the checkouts that place it made known

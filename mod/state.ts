@@ -13,6 +13,37 @@ const recorded = new Set<string>();
 
 export type StateFile = { path: string; shown: string };
 
+const linkProblems = new Map<string, Promise<string | undefined>>();
+
+/** Why nothing may be written in the state directory, if something stops
+ * it: the directory, or `.rule-fairy` above it, is a symbolic link, and
+ * nothing is written or deleted through a link (behaviour §0.1). Looked
+ * at once per module instance. */
+export function stateDirProblem($: EngineInterface, root: string): Promise<string | undefined> {
+  let known = linkProblems.get(root);
+  if (known === undefined) {
+    known = firstLink(
+      $,
+      [".rule-fairy", STATE_DIR].map((dir) => `${root}/${dir}`),
+    ).then((link) =>
+      link === undefined
+        ? undefined
+        : `rule-fairy: ${link.slice(root.length + 1)} is a symbolic link; nothing is written through it, so this session's deliveries are not recorded`,
+    );
+    linkProblems.set(root, known);
+  }
+  return known;
+}
+
+/** The first of `paths` that is a symbolic link (a missing path is none). */
+async function firstLink($: EngineInterface, paths: string[]): Promise<string | undefined> {
+  for (const path of paths) {
+    const stat = await $.fs.stat(path).catch(() => null);
+    if (stat?.isLink) return path;
+  }
+  return undefined;
+}
+
 /** The state file of a session, once the engine says its id can name a
  * file (the engine is loaded before any state is read). */
 export function stateFile(root: string, sessionId: string): StateFile {
@@ -27,7 +58,8 @@ export function stateFile(root: string, sessionId: string): StateFile {
 export async function readState($: EngineInterface, file: StateFile): Promise<string> {
   const cached = texts.get(file.path);
   if (cached !== undefined) return cached;
-  const text = (await $.fs.exists(file.path)) ? await $.fs.read(file.path) : "";
+  const usable = (await firstLink($, [file.path])) === undefined;
+  const text = usable && (await $.fs.exists(file.path)) ? await $.fs.read(file.path) : "";
   texts.set(file.path, text);
   return text;
 }
@@ -38,17 +70,21 @@ export async function writeState(
   file: StateFile,
   text: string,
 ): Promise<void> {
+  texts.set(file.path, text);
+  if ((await stateDirProblem($, root)) !== undefined) return;
+  if ((await firstLink($, [file.path])) !== undefined) return;
   await ignoreStateDir($, root);
   await $.fs.write(file.path, text);
-  texts.set(file.path, text);
 }
 
 /** Keeps a state file that did not parse beside it, before it is replaced. */
 export async function keepCorrupt(
   $: EngineInterface,
+  root: string,
   file: StateFile,
   text: string,
 ): Promise<void> {
+  if ((await stateDirProblem($, root)) !== undefined) return;
   await $.fs.write(`${file.path}.corrupt`, text);
 }
 
@@ -66,6 +102,7 @@ async function ignoreStateDir($: EngineInterface, root: string): Promise<void> {
 export async function sweepOldStates($: EngineInterface, root: string): Promise<void> {
   if (swept.has(root)) return;
   swept.add(root);
+  if ((await stateDirProblem($, root)) !== undefined) return;
   const dir = `${root}/${STATE_DIR}`;
   if (!(await $.fs.exists(dir))) return;
   await $.process
@@ -100,6 +137,7 @@ export async function sweepOldStates($: EngineInterface, root: string): Promise<
  * (behaviour §5.1). Written only when it says something else. */
 export async function recordPluginRoot($: EngineInterface, root: string): Promise<void> {
   if (recorded.has(root)) return;
+  if ((await stateDirProblem($, root)) !== undefined) return;
   const path = `${root}/${STATE_DIR}/plugin-root`;
   const wanted = `${$.plugin.root}\n`;
   const current = (await $.fs.exists(path)) ? await $.fs.read(path) : undefined;

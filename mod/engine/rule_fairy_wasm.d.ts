@@ -473,6 +473,12 @@ export class Workspace {
      */
     markCheckout(dir: string): void;
     /**
+     * Whether the mod may read a file `fileContains` tests, from a stat
+     * with links resolved: its real path, its kind (`"file"`, `"dir"` or
+     * `"other"`) and its size (behaviour §0.1).
+     */
+    mayRead(real_path: string, kind: string, size: number): boolean;
+    /**
      * An empty snapshot of the project at `root` (absolute), whose links
      * resolved lead to `real_root`.
      */
@@ -582,6 +588,7 @@ export interface InitOutput {
     readonly workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
     readonly workspace_importedDocuments: (a: number) => [number, number, number, number];
     readonly workspace_markCheckout: (a: number, b: number, c: number) => void;
+    readonly workspace_mayRead: (a: number, b: number, c: number, d: number, e: number, f: number) => number;
     readonly workspace_new: (a: number, b: number, c: number, d: number) => number;
     readonly workspace_putDocument: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_putFile: (a: number, b: number, c: number, d: number, e: number) => void;

@@ -97,6 +97,31 @@ export class Workspace {
         wasm.workspace_markCheckout(this.__wbg_ptr, ptr0, len0);
     }
     /**
+     * Whether the mod may read a file `fileContains` tests, from a stat
+     * with links resolved: its real path, its kind (`"file"`, `"dir"` or
+     * `"other"`) and its size (behaviour §0.1).
+     * @param {string} real_path
+     * @param {string} kind
+     * @param {number} size
+     * @returns {boolean}
+     */
+    mayRead(real_path, kind, size) {
+        const val3 = +size;
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(real_path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(kind, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.workspace_mayRead(this.__wbg_ptr, ptr0, len0, ptr1, len1, val3);
+        return ret !== 0;
+    }
+    /**
      * An empty snapshot of the project at `root` (absolute), whose links
      * resolved lead to `real_root`.
      * @param {string} root

@@ -15,6 +15,7 @@ export const workspace_documentsDue: (a: number, b: any) => [number, number, num
 export const workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
 export const workspace_importedDocuments: (a: number) => [number, number, number, number];
 export const workspace_markCheckout: (a: number, b: number, c: number) => void;
+export const workspace_mayRead: (a: number, b: number, c: number, d: number, e: number, f: number) => number;
 export const workspace_new: (a: number, b: number, c: number, d: number) => number;
 export const workspace_putDocument: (a: number, b: number, c: number, d: number, e: number) => void;
 export const workspace_putFile: (a: number, b: number, c: number, d: number, e: number) => void;

@@ -210,6 +210,29 @@ test("fileContains tests the edited file as it is after the edit", async ($, on)
   ).toBeUndefined();
 });
 
+test("fileContains never reads a file through a link out of the project", async ($, on) => {
+  const w = world(on, {
+    ".cursor/rules/keys.mdc": "---\nfileContains: PRIVATE KEY\n---\n# Keys",
+  });
+  w.write("/home/user/.ssh/id_rsa", "-----BEGIN PRIVATE KEY-----\n");
+  w.links.set(`${ROOT}/src/key.ts`, "/home/user/.ssh/id_rsa");
+  const result = await $.tool.call({
+    tool: "Write",
+    file_path: `${ROOT}/src/key.ts`,
+    content: "x",
+  });
+  expect(result.context).toBeUndefined();
+  expect(w.reads.filter((path) => path.endsWith("id_rsa") || path.endsWith("key.ts"))).toEqual([]);
+  // The same text inside the project is read: the rule itself works.
+  w.write("src/inside.ts", "-----BEGIN PRIVATE KEY-----\n");
+  const inside = await $.tool.call({
+    tool: "Write",
+    file_path: `${ROOT}/src/inside.ts`,
+    content: "x",
+  });
+  expect(injected(inside.context)).toEqual(["keys.mdc"]);
+});
+
 test("fileContains tests a file a shell command changed", async ($, on) => {
   const w = world(on, {
     ".cursor/rules/drops.mdc": "---\nfileContains: DROP TABLE\n---\n# Dropping tables",

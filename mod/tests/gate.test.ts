@@ -39,35 +39,43 @@ function gateAnswers(w: World, answer: (argv: string[]) => RunResult): void {
 
 const checks = (w: World) => w.runs.filter((argv) => argv[0]?.endsWith("/hooks/run"));
 
-test("a finding after an Edit comes back in the gate's own words, after the edit's rules", async ($, on) => {
-  const w = world(on, {
-    ".kairoku/rules/no-eval.yml": NO_EVAL,
-    ".cursor/rules/ts.mdc": "---\nglobs: src/**/*.ts\n---\n# TypeScript rule",
-  });
-  gateAnswers(w, () => run(1, `${FINDING}\n`));
-  const result = await $.tool.call(edit());
-  expect(result.result).toBe("done");
-  expect(injected(result.context)).toEqual(["ts.mdc"]);
-  expect(result.context).toHaveLength(2);
-  expect(result.context?.[1]).toBe(
-    `[rule-fairy gate: 1 finding in the files just written]\nerror[no-eval] src/a.ts:2: Do not call eval.\n  Incident 12: eval ran user input.\n  Parse it instead.\n\n${CONTRACT}`,
-  );
-  const [argv] = checks(w);
-  expect(argv?.slice(1)).toEqual([
-    "gate",
-    "check",
-    `${ROOT}/src/a.ts`,
-    "--json",
-    "--project",
-    ROOT,
-  ]);
-  expect(argv?.[0]).toMatch(/^\/.+\/hooks\/run$/);
-  // Findings come with every write that has them; nothing is recorded.
-  const again = await $.tool.call(edit());
-  expect(again.context).toHaveLength(1);
-  expect(again.context?.[0]).toStartWith("[rule-fairy gate: 1 finding");
-  expect(w.state()?.gate_problem).toBeUndefined();
-});
+// The first test of the file also compiles the engine: room for a loaded
+// machine.
+test(
+  "a finding after an Edit comes back in the gate's own words, after the edit's rules",
+  {
+    timeoutMs: 20_000,
+  },
+  async ($, on) => {
+    const w = world(on, {
+      ".kairoku/rules/no-eval.yml": NO_EVAL,
+      ".cursor/rules/ts.mdc": "---\nglobs: src/**/*.ts\n---\n# TypeScript rule",
+    });
+    gateAnswers(w, () => run(1, `${FINDING}\n`));
+    const result = await $.tool.call(edit());
+    expect(result.result).toBe("done");
+    expect(injected(result.context)).toEqual(["ts.mdc"]);
+    expect(result.context).toHaveLength(2);
+    expect(result.context?.[1]).toBe(
+      `[rule-fairy gate: 1 finding in the files just written]\nerror[no-eval] src/a.ts:2: Do not call eval.\n  Incident 12: eval ran user input.\n  Parse it instead.\n\n${CONTRACT}`,
+    );
+    const [argv] = checks(w);
+    expect(argv?.slice(1)).toEqual([
+      "gate",
+      "check",
+      `${ROOT}/src/a.ts`,
+      "--json",
+      "--project",
+      ROOT,
+    ]);
+    expect(argv?.[0]).toMatch(/^\/.+\/hooks\/run$/);
+    // Findings come with every write that has them; nothing is recorded.
+    const again = await $.tool.call(edit());
+    expect(again.context).toHaveLength(1);
+    expect(again.context?.[0]).toStartWith("[rule-fairy gate: 1 finding");
+    expect(w.state()?.gate_problem).toBeUndefined();
+  },
+);
 
 test("a relative path is checked where it is, and a warning is shown too", async ($, on) => {
   const w = world(on, { "sgconfig.yml": "ruleDirs: [rules]\n", "rules/no-eval.yml": NO_EVAL });

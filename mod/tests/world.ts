@@ -300,7 +300,8 @@ export function world(on: On, files: Record<string, string> = {}): World {
   on("fs.write", (_$, e) => {
     const denied = refused("fs.write");
     if (denied) return denied;
-    w.write(e.path, e.text);
+    // As a file system does, a write follows links.
+    w.write(resolve(e.path) ?? e.path, e.text);
     return { value: undefined };
   });
   on("process.run", (_$, e) => {

@@ -201,9 +201,11 @@ fn hostile_rule_files_give_clear_errors_and_never_panic() {
     let p = Project::new();
     let long_glob = format!("src/{}", "a*".repeat(2_500));
     let mut huge = String::from("---\nalwaysApply: true\n---\n");
-    while huge.len() < 10 * 1024 * 1024 {
+    // Under the 4 MiB read bound (behaviour §0.1), and a copy over it.
+    while huge.len() < 3 * 1024 * 1024 {
         huge.push_str("A long line of rule text that goes on.\n");
     }
+    let too_large = huge.repeat(2);
     p.rule("empty.mdc", "")
         .rule(
             "garbage.mdc",
@@ -214,6 +216,7 @@ fn hostile_rule_files_give_clear_errors_and_never_panic() {
             b"---\nalwaysApply: true\n---\nCaf\xe9".as_slice(),
         )
         .rule("huge.mdc", &huge)
+        .rule("toolarge.mdc", &too_large)
         .rule(
             "longglob.mdc",
             format!("---\nglobs: {long_glob}\n---\nBody"),
@@ -258,6 +261,12 @@ fn hostile_rule_files_give_clear_errors_and_never_panic() {
         "{messages:#?}"
     );
     assert!(messages.iter().any(|m| m.contains("loop")), "{messages:#?}");
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with(".cursor/rules/toolarge.mdc:") && m.contains("larger than")),
+        "{messages:#?}"
+    );
     let explain = p.run(&["explain", "--prompt", "anything", "--json"]);
     let value: Value = serde_json::from_slice(&explain.stdout).unwrap();
     assert_eq!(value["rules"][0]["name"], "huge.mdc");

@@ -242,14 +242,31 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
     fs::write(outside.join("guidance.md"), "# Outside").unwrap();
     fs::create_dir_all(outside.join("rules")).unwrap();
     fs::write(outside.join("rules/o.mdc"), "# O\n").unwrap();
+    // A rule file linked out of the project is not read (behaviour
+    // §1.2), and a bundle without it would be partial.
     repo.link("docs/rules/outside.mdc", outside.join("rules/o.mdc"));
-    assert_eq!(clean(&repo), json!(null), "a rule file linked outside");
+    repo.ok(&["review", "fetch", "--local"]);
+    let refused = repo.run(&["review", "bundle"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains(
+            "outside.mdc: Links outside the project, so it is not read as a rule (the bundle would miss this rule)"
+        ),
+        "{}",
+        stderr(&refused)
+    );
     fs::remove_file(repo.path("docs/rules/outside.mdc")).unwrap();
+    // An instruction file linked out of the project is not read
+    // (behaviour §0.1), and a bundle without it would be partial.
     repo.link("CLAUDE.md", outside.join("guidance.md"));
-    assert_eq!(
-        clean(&repo),
-        json!(null),
-        "an instruction file linked outside"
+    repo.ok(&["review", "fetch", "--local"]);
+    let refused = repo.run(&["review", "bundle"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused)
+            .contains("Cannot read instruction file CLAUDE.md: it leads outside the project"),
+        "{}",
+        stderr(&refused)
     );
     repo.link("CLAUDE.md", "docs/guidance.md");
     fs::remove_file(repo.path("CLAUDE.md")).unwrap();
@@ -258,14 +275,22 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
         format!("# Guidance\n\n@{}\n", outside.join("guidance.md").display()),
     );
     repo.commit_all("external import");
-    assert_eq!(clean(&repo), json!(null), "an import from outside");
+    // An import from outside is not followed (behaviour §6.3), so it is
+    // no part of the guidance either.
+    assert_eq!(clean(&repo), true, "an import from outside");
+    assert!(!rules_md(&repo).contains("# Outside"));
     repo.git(&["reset", "-q", "--hard", "HEAD~1"]);
     repo.write("src/a.clj", "new\n");
     repo.link(".cursor/rules", outside.join("rules"));
-    assert_eq!(
-        clean(&repo),
-        json!(null),
-        "a rules directory linked outside"
+    repo.ok(&["review", "fetch", "--local"]);
+    let refused = repo.run(&["review", "bundle"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains(
+            ".cursor/rules: Links outside the project, so no rule below it is read (the bundle would miss this rule)"
+        ),
+        "{}",
+        stderr(&refused)
     );
     repo.link(".cursor/rules", "../docs/rules");
     assert_eq!(clean(&repo), true);

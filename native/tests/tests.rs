@@ -11,6 +11,7 @@ mod codex_hooks;
 mod codex_packaging;
 mod gate;
 mod gate_launcher;
+mod hostile_reads;
 mod review_bundle;
 mod review_fetch;
 mod review_layout;

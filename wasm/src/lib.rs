@@ -24,6 +24,7 @@ use rule_fairy_engine::labels::gate_finding;
 use rule_fairy_engine::session_id_problem;
 use rule_fairy_engine::shell::{candidate_paths, parse_porcelain};
 use rule_fairy_engine::FrameLimits;
+use rule_fairy_engine::Kind;
 use rule_fairy_engine::{delivery_failed, failure_summary};
 use rule_fairy_engine::{AskKind, Asks, HostEntry, HostStat};
 use serde::Serialize;
@@ -268,6 +269,26 @@ impl Workspace {
         let request: EventRequest = serde_wasm_bindgen::from_value(request)
             .map_err(|e| JsError::new(&format!("bad event request: {e}")))?;
         Ok(self.inner.contents_due(&request))
+    }
+
+    /// Whether the mod may read a file `fileContains` tests, from a stat
+    /// with links resolved: its real path, its kind (`"file"`, `"dir"` or
+    /// `"other"`) and its size (behaviour §0.1).
+    #[wasm_bindgen(js_name = mayRead)]
+    pub fn may_read(&self, real_path: &str, kind: &str, size: f64) -> bool {
+        let kind = match kind {
+            "file" => Kind::File,
+            "dir" => Kind::Dir,
+            _ => Kind::Other,
+        };
+        // A size JavaScript cannot state exactly is past any bound.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let size = if size.is_finite() && size >= 0.0 {
+            size as u64
+        } else {
+            u64::MAX
+        };
+        self.inner.may_read(real_path, kind, size)
     }
 
     /// `"off"`, `"start"` or `"check"`: whether a shell event runs git.

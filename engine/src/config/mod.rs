@@ -4,6 +4,7 @@
 
 pub(crate) mod formats;
 
+use crate::base::contain::Containment;
 use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::fs::FileSource;
 use crate::base::paths;
@@ -214,14 +215,17 @@ impl Config {
         if !fs.is_file(&path) {
             return Ok(Config::default());
         }
-        let bytes = fs.read(&path).map_err(|e| {
-            Error::at(
-                Place::file(&path),
-                ErrorKind::CannotReadConfig {
-                    reason: e.to_string(),
-                },
-            )
-        })?;
+        // Inside the project, within the read bound (behaviour §0.1).
+        let bytes = Containment::project(fs, root)
+            .read(fs, &path)
+            .map_err(|why| {
+                Error::at(
+                    Place::file(&path),
+                    ErrorKind::CannotReadConfig {
+                        reason: why.to_string(),
+                    },
+                )
+            })?;
         let text = crate::base::text::decode(&bytes)
             .map_err(|e| Error::at(Place::line(&path, e.line), ErrorKind::NotUtf8(e)))?;
         Config::parse_file(&text, &path)

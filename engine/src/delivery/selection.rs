@@ -3,6 +3,7 @@
 //! Claude Code frames or as Codex's one text. Adapters decide what is due
 //! (dedup) and carry the result; everything in between is here.
 
+use crate::base::contain::{escapes, Containment};
 use crate::base::error::{Error, ErrorKind};
 use crate::base::fs::FileSource;
 use crate::base::paths;
@@ -137,18 +138,23 @@ fn selection(trigger: Trigger, matched_paths: Vec<String>, matches: PathMatches)
 
 /// The contents of files (relative to the project root, read through
 /// `fs`; an event's are its [`Event::matched_paths`]) when some rule tests
-/// them; a file that cannot be read (deleted, not text) has none, so its
-/// `fileContains` conditions do not hold.
+/// them; a file that cannot be read (deleted, not text, or refused by the
+/// containment rule of behaviour §0.1: outside the project, not a regular
+/// file, too large) has none, so its `fileContains` conditions do not hold.
 pub fn read_contents(
     fs: &dyn FileSource,
     project: &Project,
     paths: &[String],
 ) -> Option<Vec<Option<String>>> {
     project.index.needs_contents().then(|| {
+        let inside = Containment::project(fs, &project.root);
         paths
             .iter()
             .map(|path| {
-                let bytes = fs.read(&paths::join(&project.root, path)).ok()?;
+                if escapes(path) {
+                    return None;
+                }
+                let bytes = inside.read(fs, &paths::join(&project.root, path)).ok()?;
                 String::from_utf8(bytes).ok()
             })
             .collect()

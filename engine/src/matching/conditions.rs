@@ -357,7 +357,9 @@ mod tests {
             asked: Default::default(),
         };
         assert_eq!(project_tags(&fs, "/p").len(), PROJECT_TAGS.len());
-        let listed: Vec<String> = project_markers().map(|m| format!("/p/{m}")).collect();
+        let mut listed: Vec<String> = project_markers().map(|m| format!("/p/{m}")).collect();
+        // Where the root really is, for the containment rule (behaviour §0.1).
+        listed.push("/p".to_string());
         for path in fs.asked.borrow().iter() {
             assert!(listed.contains(path), "{path} is read but not listed");
         }

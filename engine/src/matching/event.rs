@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use crate::base::contain::escapes;
 use crate::base::paths;
 use crate::matching::facts::Facts;
 use crate::rules::discovery::java_order;
@@ -119,17 +120,21 @@ impl Event {
 
     /// The paths the event's rules are matched against, in matching order:
     /// an edit's as the tool names them, a shell change's sorted and each
-    /// once (behaviour §2.6), every one normalised for matching. `fileContains`
-    /// contents come in this order.
+    /// once (behaviour §2.6), every one normalised for matching. A path
+    /// that leaves the project (`../` at its start) is left out: it matches
+    /// no rule and is never read (behaviour §0.1). `fileContains` contents
+    /// come in this order.
     pub fn matched_paths(&self) -> Vec<String> {
-        match self {
+        let mut matched = match self {
             Event::Prompt { .. } | Event::SessionStart { .. } => Vec::new(),
             Event::Edit { paths } => paths
                 .iter()
                 .map(|p| paths::normalize_for_match(p))
                 .collect(),
             Event::Shell { paths } => shell_order(paths),
-        }
+        };
+        matched.retain(|path| !escapes(path));
+        matched
     }
 }
 

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::base::contain::Containment;
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::rules::conditions::normalize_os;
@@ -138,7 +139,8 @@ const SORTED_TAGS: [&str; 9] = [
 /// A `manifest.json` of version 2 or 3 with at least one key only browser
 /// extensions have (a web app manifest has neither).
 fn is_browser_extension(fs: &dyn FileSource, root: &str) -> bool {
-    let Ok(bytes) = fs.read(&paths::join(root, EXTENSION_MANIFEST)) else {
+    let manifest = paths::join(root, EXTENSION_MANIFEST);
+    let Ok(bytes) = Containment::project(fs, root).read(fs, &manifest) else {
         return false;
     };
     let Ok(text) = std::str::from_utf8(&bytes) else {

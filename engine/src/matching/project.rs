@@ -89,8 +89,11 @@ pub fn discover_root(fs: &dyn FileSource, cwd: &str) -> String {
 
 /// An edited file's path as the project's globs see it (behaviour §5.6):
 /// relative to the checkout that holds the file, less the project's own
-/// position in its checkout. `file` and `project` are absolute, normalised,
-/// and resolved the way the caller's host resolves them.
+/// position in its checkout. A file outside the project that no working
+/// tree places in it comes back climbing out of the project (`../`), so it
+/// matches no rule and is never read (behaviour §0.1). `file` and
+/// `project` are absolute, normalised, and resolved the way the caller's
+/// host resolves them.
 pub fn project_relative_path(fs: &dyn FileSource, project: &str, file: &str) -> String {
     let project_prefix = checkout_root(fs, project)
         .and_then(|checkout| paths::strip_base(project, &checkout).map(str::to_string));
@@ -101,6 +104,9 @@ pub fn project_relative_path(fs: &dyn FileSource, project: &str, file: &str) -> 
     let relative = match project_prefix.as_deref() {
         Some(prefix) if !prefix.is_empty() => match relative.strip_prefix(prefix) {
             Some(rest) if rest.starts_with('/') && rest.len() > 1 => rest[1..].to_string(),
+            // Beside the project in its checkout, or in a working tree
+            // outside the project's part: not the project's file.
+            _ if paths::strip_base(file, project).is_none() => paths::relative_path(project, file),
             _ => relative,
         },
         _ => relative,
@@ -149,9 +155,17 @@ mod tests {
             ),
             "src/b.clj"
         );
+        // Outside the project: climbs out of it, so it matches nothing.
         assert_eq!(
             rel("/w/repo/backend", "/w/repo/frontend/x.js"),
-            "frontend/x.js"
+            "../frontend/x.js"
+        );
+        assert_eq!(
+            rel(
+                "/w/repo/backend",
+                "/w/repo/.claude/worktrees/w/frontend/x.js"
+            ),
+            "../.claude/worktrees/w/frontend/x.js"
         );
         assert_eq!(rel("/w/repo", "/w/other/src/d.clj"), "src/d.clj");
         assert_eq!(rel("/w/plain", "/w/plain/src/e.clj"), "src/e.clj");

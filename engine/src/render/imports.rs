@@ -13,6 +13,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
+use crate::base::contain::Containment;
 use crate::base::error::{Error, ErrorKind, Place};
 use crate::base::fs::FileSource;
 use crate::base::paths;
@@ -484,15 +485,19 @@ impl<'a> Resolver<'a> {
         if let Some(&index) = self.by_real_path.get(&real) {
             return Ok((index, false));
         }
-        let bytes = self.fs.read(&candidate).map_err(|e| {
-            Error::at(
-                place.clone(),
-                ErrorKind::CannotReadImport {
-                    path: path.to_string(),
-                    reason: e.to_string(),
-                },
-            )
-        })?;
+        // Inside the root, checked above; a regular file within the read
+        // bound (behaviour §0.1), so a FIFO or a huge file fails here.
+        let bytes = Containment::project(self.fs, &real_root)
+            .read(self.fs, &candidate)
+            .map_err(|why| {
+                Error::at(
+                    place.clone(),
+                    ErrorKind::CannotReadImport {
+                        path: path.to_string(),
+                        reason: why.to_string(),
+                    },
+                )
+            })?;
         let text = decode_document(path, &candidate, &bytes)?;
         self.documents.push(Document::parse(path, &candidate, text));
         self.by_real_path.insert(real, self.documents.len() - 1);
@@ -1207,17 +1212,29 @@ mod tests {
     }
 
     #[test]
-    fn a_five_megabyte_document() {
+    fn a_four_megabyte_document_and_one_over_the_read_bound() {
         let doc = format!(
             "# Big\n\n{}## Small\n\nsmall text\n",
-            "A line of prose that goes on.\n".repeat(170_000)
+            "A line of prose that goes on.\n".repeat(135_000)
         );
-        assert!(doc.len() > 5_000_000);
+        assert!(doc.len() > 4_000_000);
         let fs = project(&[("doc/big.md", &doc)]);
         let section = render_blocks(&fs, ROOT, &[&rule("r.mdc", "@doc/big.md#small")]).unwrap();
         assert_eq!(documentation(&section)[0].content, "## Small\n\nsmall text");
         let whole = render_blocks(&fs, ROOT, &[&rule("r.mdc", "@doc/big.md")]).unwrap_err();
-        assert!(whole.expanded_bytes.unwrap() > 5_000_000);
+        assert!(whole.expanded_bytes.unwrap() > 4_000_000);
+        // Over 4 MiB the document is not read (behaviour §0.1).
+        let huge = project(&[("doc/huge.md", &doc.repeat(2))]);
+        let error =
+            render_blocks(&huge, ROOT, &[&rule("r.mdc", "@doc/huge.md#small")]).unwrap_err();
+        assert!(
+            error
+                .error
+                .to_string()
+                .contains("Cannot read rule import doc/huge.md: it is too large"),
+            "{}",
+            error.error
+        );
         let one_line = project(&[("doc/line.md", &format!("# {}", "[`](".repeat(1_300_000)))]);
         assert!(render_blocks(&one_line, ROOT, &[&rule("r.mdc", "@doc/line.md#x")]).is_err());
     }

@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::io;
 
+use crate::base::contain::Containment;
 use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::finding::Finding;
 use crate::base::fs::{FileSource, Kind};
@@ -74,20 +75,22 @@ impl Walk<'_> {
     }
 }
 
-/// Where a rule source may lead (behaviour §1.2): the project, or the
-/// checkout holding it (a subproject may link to rules its repository
+/// Where a rule source may lead (behaviour §0.1, §1.2): the project, or
+/// the checkout holding it (a subproject may link to rules its repository
 /// shares). Real paths, links resolved; the checkout is looked for only
 /// when a link leads out of the project.
 struct Bounds<'a> {
     fs: &'a dyn FileSource,
+    project: Containment,
     real_root: String,
-    checkout: std::cell::OnceCell<Option<String>>,
+    checkout: std::cell::OnceCell<Option<Containment>>,
 }
 
 impl<'a> Bounds<'a> {
     fn new(fs: &'a dyn FileSource, root: &str) -> Self {
         Bounds {
             fs,
+            project: Containment::project(fs, root),
             real_root: fs
                 .real_path(root)
                 .unwrap_or_else(|_| paths::normalize_lexically(root)),
@@ -96,20 +99,20 @@ impl<'a> Bounds<'a> {
     }
 
     fn admits(&self, real: &str) -> bool {
-        paths::strip_base(real, &self.real_root).is_some()
+        self.project.admits(real)
             || self
                 .checkout
                 .get_or_init(|| self.find_checkout())
-                .as_deref()
-                .is_some_and(|checkout| paths::strip_base(real, checkout).is_some())
+                .as_ref()
+                .is_some_and(|checkout| checkout.admits(real))
     }
 
     /// The nearest directory from the real root upwards holding `.git`.
-    fn find_checkout(&self) -> Option<String> {
+    fn find_checkout(&self) -> Option<Containment> {
         let mut current = Some(self.real_root.as_str());
         while let Some(dir) = current {
             if self.fs.exists(&paths::join(dir, ".git")) {
-                return Some(dir.to_string());
+                return Some(Containment::project(self.fs, dir));
             }
             current = paths::parent(dir);
         }

@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use crate::base::contain::Containment;
 use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::fs::FileSource;
 use crate::base::paths;
@@ -101,6 +102,7 @@ pub(crate) fn documents<S: AsRef<str>>(
         fs,
         root: paths::normalize_lexically(root),
         home,
+        inside: readable_instructions(fs, root, home),
         documents: Vec::new(),
         seen: HashMap::new(),
     };
@@ -147,10 +149,28 @@ fn discover<S: AsRef<str>>(
     found
 }
 
+/// Where instruction files may be read from (behaviour §0.1, §6.3): the
+/// project, and the user's own instruction folders, which home imports
+/// are for. A repository cannot make the bundle carry any other file.
+fn readable_instructions(fs: &dyn FileSource, root: &str, home: Option<&str>) -> Containment {
+    let mut inside = Containment::project(fs, root);
+    if let Some(home) = home {
+        for folder in USER_INSTRUCTION_FOLDERS {
+            inside = inside.with(fs, &paths::join(home, folder));
+        }
+    }
+    inside
+}
+
+/// The folders below the home directory where Claude Code and Codex keep
+/// a user's own instructions.
+const USER_INSTRUCTION_FOLDERS: [&str; 2] = [".claude", ".codex"];
+
 struct Collector<'a> {
     fs: &'a dyn FileSource,
     root: String,
     home: Option<&'a str>,
+    inside: Containment,
     documents: Vec<InstructionDocument>,
     /// Real path of every included file, to its position.
     seen: HashMap<String, usize>,
@@ -175,7 +195,7 @@ impl Collector<'_> {
             }
             return Ok(());
         }
-        let content = read_document(self.fs, &display, &file)?;
+        let content = read_document(self.fs, &self.inside, &display, &file)?;
         let references = if depth < MAX_IMPORT_DEPTH {
             import_references(&content)
         } else {
@@ -209,7 +229,9 @@ impl Collector<'_> {
         } else {
             paths::join(paths::parent(importer)?, reference)
         };
-        self.fs.is_file(&file).then_some(file)
+        // Outside the readable folders a reference is not followed, as one
+        // to a missing file is not.
+        self.inside.check(self.fs, &file).is_ok().then_some(file)
     }
 
     fn display_path(&self, file: &str) -> String {
@@ -223,13 +245,18 @@ impl Collector<'_> {
 
 /// A file's content as the bundle shows it. Text that is not UTF-8 is an
 /// error naming the file: the bundle must not quietly hold mangled guidance.
-fn read_document(fs: &dyn FileSource, display: &str, file: &str) -> Result<String> {
-    let bytes = fs.read(file).map_err(|e| {
+fn read_document(
+    fs: &dyn FileSource,
+    inside: &Containment,
+    display: &str,
+    file: &str,
+) -> Result<String> {
+    let bytes = inside.read(fs, file).map_err(|why| {
         Error::at(
             Place::file(file),
             ErrorKind::CannotReadInstruction {
                 file: display.to_string(),
-                reason: e.to_string(),
+                reason: why.to_string(),
             },
         )
     })?;
@@ -593,19 +620,41 @@ mod tests {
         fs.add_file("/shared/team.md", "team");
         let docs = documents(&fs, "/p", &defaults(), &[] as &[&str], Some("/p/fake-home")).unwrap();
         let paths: Vec<&str> = docs.iter().map(|d| d.path.as_str()).collect();
-        assert_eq!(
-            paths,
-            vec![
-                "CLAUDE.md",
-                "fake-home/.claude/shared.md",
-                "/shared/team.md"
-            ]
-        );
+        // An import outside the project and the user's instruction folders
+        // is not followed (behaviour §0.1).
+        assert_eq!(paths, vec!["CLAUDE.md", "fake-home/.claude/shared.md"]);
         assert_eq!(docs[1].content, "shared");
-        assert_eq!(docs[2].file, "/p/../shared/team.md");
         // Without a home directory a home import is not followed.
         let docs = documents(&fs, "/p", &defaults(), &[] as &[&str], None).unwrap();
-        assert_eq!(docs.len(), 2);
+        assert_eq!(docs.len(), 1);
+    }
+
+    #[test]
+    fn instruction_files_never_carry_a_file_from_outside() {
+        let mut fs = project(&[(
+            "CLAUDE.md",
+            "@~/.claude/mine.md\n@~/.ssh/id_rsa\n@/etc/passwd\n@key.md",
+        )]);
+        fs.add_file("/h/.claude/mine.md", "mine")
+            .add_file("/h/.ssh/id_rsa", "secret")
+            .add_file("/etc/passwd", "root")
+            .add_link("/p/key.md", "/h/.ssh/id_rsa")
+            .add_link("/p/AGENTS.md", "/h/.ssh/id_rsa");
+        let docs = documents(&fs, "/p", &defaults(), &[] as &[&str], Some("/h"));
+        let error = docs.unwrap_err();
+        assert_eq!(
+            error.place.as_ref().map(|p| p.file.as_str()),
+            Some("/p/AGENTS.md")
+        );
+        assert!(
+            error.to_string().contains("leads outside the project"),
+            "{error}"
+        );
+        fs.remove("/p/AGENTS.md");
+        let docs = documents(&fs, "/p", &defaults(), &[] as &[&str], Some("/h")).unwrap();
+        let paths: Vec<&str> = docs.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, vec!["CLAUDE.md", "/h/.claude/mine.md"]);
+        assert!(docs.iter().all(|d| !d.content.contains("secret")));
     }
 
     #[test]

@@ -62,9 +62,10 @@ mod tests {
             project_relative(&root, &session, "nested/a.clj"),
             "src/nested/a.clj"
         );
+        // Beside the project in its checkout: outside, so it climbs out.
         assert_eq!(
             project_relative(&root, &session, "../../frontend/x.js"),
-            "frontend/x.js"
+            "../frontend/x.js"
         );
         // A file that no longer exists, under a directory that does not either.
         assert_eq!(

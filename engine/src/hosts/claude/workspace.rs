@@ -7,8 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::contain::{Containment, MAX_READ_BYTES};
 use crate::base::error::Error;
-use crate::base::fs::MemoryFs;
+use crate::base::fs::{Kind, MemoryFs};
 use crate::base::paths;
 use crate::config::Config;
 use crate::delivery::frames::{delivery_id, FrameLimits};
@@ -444,6 +445,16 @@ impl ClaudeWorkspace {
             })
             .map(|_| project_tags(&self.fs, &self.root));
         request.facts.facts(tags)
+    }
+
+    /// Whether the mod may read a file for `fileContains` (behaviour
+    /// §0.1), from what a stat with links resolved told: a regular file
+    /// within the read bound whose real path lies inside the project.
+    pub fn may_read(&self, real: &str, kind: Kind, len: u64) -> bool {
+        let inside = Containment::project(&self.fs, &self.root).with(&self.fs, &self.real_root);
+        kind == Kind::File
+            && len <= MAX_READ_BYTES
+            && inside.admits(&paths::normalize_lexically(real))
     }
 
     /// The documents a delivery for `request` would read: those the due
@@ -930,6 +941,17 @@ mod tests {
             ),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_mod_reads_contents_only_inside_the_project() {
+        let ws = ClaudeWorkspace::new("/p", "/real/p");
+        assert!(ws.may_read("/p/src/a.ts", Kind::File, 10));
+        assert!(ws.may_read("/real/p/src/a.ts", Kind::File, 10));
+        assert!(!ws.may_read("/home/u/.ssh/id_rsa", Kind::File, 10));
+        assert!(!ws.may_read("/p/../etc/passwd", Kind::File, 10));
+        assert!(!ws.may_read("/p/src/pipe", Kind::Other, 0));
+        assert!(!ws.may_read("/p/src/big", Kind::File, MAX_READ_BYTES + 1));
     }
 
     #[test]
