@@ -26,7 +26,7 @@ use rule_fairy_engine::shell::{candidate_paths, parse_porcelain};
 use rule_fairy_engine::FrameLimits;
 use rule_fairy_engine::Kind;
 use rule_fairy_engine::{delivery_failed, failure_summary};
-use rule_fairy_engine::{AskKind, Asks, HostEntry, HostStat};
+use rule_fairy_engine::{AskKind, Asks, HostEntry, HostKind, HostStat};
 use serde::Serialize;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
@@ -121,6 +121,45 @@ struct EditProbes {
     probes: Vec<String>,
 }
 
+// The host's listings and stats are read field by field, as declared by
+// the engine's `HostEntry` and `HostStat`: smaller than a serde decoder.
+#[wasm_bindgen]
+extern "C" {
+    /// One entry of `$.fs.list`, read as a `HostEntry`.
+    #[wasm_bindgen(typescript_type = "HostEntry")]
+    pub type JsEntry;
+    #[wasm_bindgen(method, getter, structural)]
+    fn name(this: &JsEntry) -> String;
+    #[wasm_bindgen(method, getter, structural)]
+    fn kind(this: &JsEntry) -> String;
+    #[wasm_bindgen(method, getter, structural)]
+    fn size(this: &JsEntry) -> Option<f64>;
+    #[wasm_bindgen(method, getter, structural, js_name = mtimeMs)]
+    fn mtime_ms(this: &JsEntry) -> Option<f64>;
+    #[wasm_bindgen(method, getter, structural, js_name = isLink)]
+    fn is_link(this: &JsEntry) -> Option<bool>;
+
+    /// `$.fs.stat(path, { resolve: true })`, read as a `HostStat`.
+    #[wasm_bindgen(typescript_type = "HostStat")]
+    pub type JsStat;
+    #[wasm_bindgen(method, getter, structural)]
+    fn kind(this: &JsStat) -> String;
+    #[wasm_bindgen(method, getter, structural)]
+    fn size(this: &JsStat) -> Option<f64>;
+    #[wasm_bindgen(method, getter, structural, js_name = mtimeMs)]
+    fn mtime_ms(this: &JsStat) -> Option<f64>;
+    #[wasm_bindgen(method, getter, structural, js_name = realPath)]
+    fn real_path(this: &JsStat) -> Option<String>;
+}
+
+fn host_kind(kind: &str) -> HostKind {
+    match kind {
+        "file" => HostKind::File,
+        "dir" => HostKind::Dir,
+        _ => HostKind::Other,
+    }
+}
+
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
     value
@@ -165,28 +204,32 @@ impl Workspace {
     }
 
     /// `dir` listed: `$.fs.list`'s entries as they come.
-    pub fn listed(
-        &mut self,
-        dir: &str,
-        #[wasm_bindgen(unchecked_param_type = "HostEntry[]")] entries: JsValue,
-    ) -> Result<(), JsError> {
-        let entries: Vec<HostEntry> = serde_wasm_bindgen::from_value(entries)
-            .map_err(|e| JsError::new(&format!("bad listing of {dir}: {e}")))?;
+    pub fn listed(&mut self, dir: &str, entries: Vec<JsEntry>) {
+        let entries = entries
+            .iter()
+            .map(|entry| HostEntry {
+                name: entry.name(),
+                kind: host_kind(&entry.kind()),
+                size: entry.size().unwrap_or(0.0),
+                mtime_ms: entry.mtime_ms().unwrap_or(0.0),
+                is_link: entry.is_link().unwrap_or(false),
+            })
+            .collect();
         self.inner.listed(dir, entries);
-        Ok(())
     }
 
     /// `path` stat'ed with its links resolved: `$.fs.stat(path, { resolve:
     /// true })` as it comes.
-    pub fn stated(
-        &mut self,
-        path: &str,
-        #[wasm_bindgen(unchecked_param_type = "HostStat")] stat: JsValue,
-    ) -> Result<(), JsError> {
-        let stat: HostStat = serde_wasm_bindgen::from_value(stat)
-            .map_err(|e| JsError::new(&format!("bad stat of {path}: {e}")))?;
-        self.inner.stated(path, stat);
-        Ok(())
+    pub fn stated(&mut self, path: &str, stat: &JsStat) {
+        self.inner.stated(
+            path,
+            HostStat {
+                kind: host_kind(&stat.kind()),
+                size: stat.size().unwrap_or(0.0),
+                mtime_ms: stat.mtime_ms().unwrap_or(0.0),
+                real_path: stat.real_path(),
+            },
+        );
     }
 
     /// `path` read.
@@ -195,18 +238,21 @@ impl Workspace {
         self.inner.read_bytes(path, bytes);
     }
 
-    /// What `kind` asked of `path` failed; `reason` is the host's error
-    /// text (the engine reads `ENOENT` and `ELOOP` in it).
+    /// What `kind` (`"list"`, `"stat"` or `"read"`) asked of `path`
+    /// failed; `reason` is the host's error text (the engine reads
+    /// `ENOENT` and `ELOOP` in it).
     pub fn failed(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "AskKind")] kind: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AskKind")] kind: &str,
         path: &str,
         reason: &str,
-    ) -> Result<(), JsError> {
-        let kind: AskKind = serde_wasm_bindgen::from_value(kind)
-            .map_err(|e| JsError::new(&format!("bad ask kind: {e}")))?;
+    ) {
+        let kind = match kind {
+            "list" => AskKind::List,
+            "stat" => AskKind::Stat,
+            _ => AskKind::Read,
+        };
         self.inner.failed(kind, path, reason);
-        Ok(())
     }
 
     /// Puts a document the rules import; the project does not load again.

@@ -39,9 +39,8 @@ pub struct RuleSet {
 
 /// How many directories deep below a rules directory the walk lists, links
 /// followed included: a tree deeper than this is a loop the links hide. The
-/// one depth policy: the native walk stops here, and the Claude Code mod,
-/// which lists directories for the engine, stops where the engine's
-/// `rulesSource` says.
+/// one depth policy, for both hosts: the Claude Code mod's walk is this
+/// walk, run over its host's answers (`rules/steps`).
 pub const MAX_DEPTH: usize = 40;
 
 /// Java string order (UTF-16 code units), which the original sorts names by.

@@ -15,7 +15,7 @@
 //! changed since it was read.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io;
 
 use serde::{Deserialize, Serialize};
@@ -186,10 +186,23 @@ struct Stamp {
     mtime_ms: f64,
 }
 
-/// Directory -> its listing, or why there is none.
-type Lists = BTreeMap<String, Result<Vec<HostEntry>, Failure>>;
-/// Path -> what it leads to, or why nothing.
-type Stats = BTreeMap<String, Result<HostStat, Failure>>;
+/// What the host said about one path: one map of these, so the walk's
+/// bookkeeping costs the WebAssembly build one map type.
+#[derive(Debug, Default, PartialEq)]
+struct Slot {
+    /// Its listing, or why there is none.
+    list: Option<Result<Vec<HostEntry>, Failure>>,
+    /// What it leads to, or why nothing.
+    stat: Option<Result<HostStat, Failure>>,
+    /// Its bytes and what the file was when read, or why it was not.
+    read: Option<Result<(Stamp, Vec<u8>), Failure>>,
+}
+
+impl Slot {
+    fn is_empty(&self) -> bool {
+        self.list.is_none() && self.stat.is_none() && self.read.is_none()
+    }
+}
 
 /// The host's answers for one project, kept across refreshes; the walk
 /// reads them as a [`FileSource`] and notes what they lack.
@@ -197,16 +210,13 @@ type Stats = BTreeMap<String, Result<HostStat, Failure>>;
 pub(crate) struct HostAnswers {
     root: String,
     real_root: String,
-    lists: Lists,
-    stats: Stats,
-    failed_reads: BTreeMap<String, Failure>,
-    cache: BTreeMap<String, (Stamp, Vec<u8>)>,
+    slots: BTreeMap<String, Slot>,
     /// The listings and stats of the last refresh that ran through.
-    previous: (Lists, Stats),
+    previous: BTreeMap<String, Slot>,
     /// Whether a file was read since the refresh began.
     read_since: bool,
-    asked: RefCell<BTreeSet<(AskKind, String)>>,
-    used: RefCell<BTreeSet<(AskKind, String)>>,
+    asked: RefCell<Vec<(AskKind, String)>>,
+    used: RefCell<Vec<(AskKind, String)>>,
 }
 
 fn not_yet() -> io::Error {
@@ -224,26 +234,47 @@ impl HostAnswers {
         }
     }
 
+    fn slot(&mut self, path: &str) -> &mut Slot {
+        self.slots.entry(path.to_string()).or_default()
+    }
+
     /// Begins a refresh: the listings and stats answered before go stale,
     /// and the first round asks for all those the last walk used at once
     /// (none before the first walk: then the walk itself says).
     pub(crate) fn start(&mut self) -> Asks {
-        let lists = std::mem::take(&mut self.lists);
-        let stats = std::mem::take(&mut self.stats);
-        self.previous = (lists, stats);
-        self.failed_reads.clear();
-        self.read_since = false;
-        Asks {
-            list: self.previous.0.keys().cloned().collect(),
-            stat: self.previous.1.keys().cloned().collect(),
-            read: Vec::new(),
+        let mut asks = Asks::default();
+        self.previous.clear();
+        for (path, slot) in &mut self.slots {
+            let before = Slot {
+                list: slot.list.take(),
+                stat: slot.stat.take(),
+                read: None,
+            };
+            // Reads stay, to be checked against the new listings; a failed
+            // one is asked again.
+            if matches!(slot.read, Some(Err(_))) {
+                slot.read = None;
+            }
+            if before.list.is_some() {
+                asks.list.push(path.clone());
+            }
+            if before.stat.is_some() {
+                asks.stat.push(path.clone());
+            }
+            if !before.is_empty() {
+                self.previous.insert(path.clone(), before);
+            }
         }
+        self.slots.retain(|_, slot| !slot.is_empty());
+        self.read_since = false;
+        asks
     }
 
     /// The host listed `dir`.
-    pub(crate) fn listed(&mut self, dir: &str, mut entries: Vec<HostEntry>) {
-        entries.sort_by(|a, b| a.name.cmp(&b.name));
-        self.lists.insert(dir.to_string(), Ok(entries));
+    pub(crate) fn listed(&mut self, dir: &str, entries: Vec<HostEntry>) {
+        // Kept in the host's order (the walk sorts what it lists): a host
+        // that changed its order only makes the project load again.
+        self.slot(dir).list = Some(Ok(entries));
     }
 
     /// The host stat'ed `path`, links resolved.
@@ -252,7 +283,7 @@ impl HostAnswers {
             Some(_) => Ok(stat),
             None => Err(Failure::Missing(format!("{path} leads nowhere"))),
         };
-        self.stats.insert(path.to_string(), stat);
+        self.slot(path).stat = Some(stat);
     }
 
     /// The host read `path`.
@@ -260,7 +291,7 @@ impl HostAnswers {
         // The stamp the walk saw when it asked: the read is good for as
         // long as the listings say the file is unchanged.
         if let Ok(Some(stamp)) = self.stamp(path) {
-            self.cache.insert(path.to_string(), (stamp, bytes));
+            self.slot(path).read = Some(Ok((stamp, bytes)));
             self.read_since = true;
         }
     }
@@ -269,16 +300,11 @@ impl HostAnswers {
     /// own words (`ENOENT: ...`).
     pub(crate) fn failed(&mut self, kind: AskKind, path: &str, reason: &str) {
         let failure = Failure::from_host(reason);
+        let slot = self.slot(path);
         match kind {
-            AskKind::List => {
-                self.lists.insert(path.to_string(), Err(failure));
-            }
-            AskKind::Stat => {
-                self.stats.insert(path.to_string(), Err(failure));
-            }
-            AskKind::Read => {
-                self.failed_reads.insert(path.to_string(), failure);
-            }
+            AskKind::List => slot.list = Some(Err(failure)),
+            AskKind::Stat => slot.stat = Some(Err(failure)),
+            AskKind::Read => slot.read = Some(Err(failure)),
         }
     }
 
@@ -290,12 +316,15 @@ impl HostAnswers {
 
     /// What the last run of the walk needed and did not have.
     pub(crate) fn asks(&self) -> Asks {
+        let mut asked = self.asked.borrow().clone();
+        asked.sort_unstable();
+        asked.dedup();
         let mut asks = Asks::default();
-        for (kind, path) in self.asked.borrow().iter() {
+        for (kind, path) in asked {
             match kind {
-                AskKind::List => asks.list.push(path.clone()),
-                AskKind::Stat => asks.stat.push(path.clone()),
-                AskKind::Read => asks.read.push(path.clone()),
+                AskKind::List => asks.list.push(path),
+                AskKind::Stat => asks.stat.push(path),
+                AskKind::Read => asks.read.push(path),
             }
         }
         asks
@@ -305,29 +334,57 @@ impl HostAnswers {
     /// next refresh to ask again, and says whether anything differs from
     /// the last refresh (a listing, a stat, or a file read anew).
     pub(crate) fn finish(&mut self) -> bool {
-        let used = self.used.borrow().clone();
-        let has = |kind: AskKind, path: &String| used.contains(&(kind, path.clone()));
-        self.lists.retain(|path, _| has(AskKind::List, path));
-        self.stats.retain(|path, _| has(AskKind::Stat, path));
-        self.cache.retain(|path, _| has(AskKind::Read, path));
-        let changed =
-            self.read_since || self.lists != self.previous.0 || self.stats != self.previous.1;
-        self.previous = Default::default();
+        let mut used = self.used.borrow().clone();
+        used.sort_unstable();
+        used.dedup();
+        let has = |kind: AskKind, path: &String| {
+            used.binary_search_by(|(k, p)| (*k, p.as_str()).cmp(&(kind, path.as_str())))
+                .is_ok()
+        };
+        for (path, slot) in &mut self.slots {
+            if !has(AskKind::List, path) {
+                slot.list = None;
+            }
+            if !has(AskKind::Stat, path) {
+                slot.stat = None;
+            }
+            if !has(AskKind::Read, path) {
+                slot.read = None;
+            }
+        }
+        self.slots.retain(|_, slot| !slot.is_empty());
+        let shape = |slots: &BTreeMap<String, Slot>| {
+            slots
+                .iter()
+                .filter(|(_, slot)| slot.list.is_some() || slot.stat.is_some())
+                .map(|(path, slot)| (path.clone(), slot.list.clone(), slot.stat.clone()))
+                .collect::<Vec<_>>()
+        };
+        let changed = self.read_since || shape(&self.slots) != shape(&self.previous);
+        self.previous.clear();
         self.read_since = false;
         changed
     }
 
     fn ask(&self, kind: AskKind, path: &str) -> io::Error {
-        self.asked.borrow_mut().insert((kind, path.to_string()));
+        self.asked.borrow_mut().push((kind, path.to_string()));
         not_yet()
     }
 
     fn note(&self, kind: AskKind, path: &str) {
-        self.used.borrow_mut().insert((kind, path.to_string()));
+        self.used.borrow_mut().push((kind, path.to_string()));
     }
 
     fn is_root(&self, path: &str) -> bool {
         paths::normalize_lexically(path) == self.root
+    }
+
+    fn list_of(&self, dir: &str) -> Option<&Result<Vec<HostEntry>, Failure>> {
+        self.slots.get(dir).and_then(|slot| slot.list.as_ref())
+    }
+
+    fn stat_of(&self, path: &str) -> Option<&Result<HostStat, Failure>> {
+        self.slots.get(path).and_then(|slot| slot.stat.as_ref())
     }
 
     /// The entry `path` has in its directory's listing, when that listing
@@ -335,7 +392,7 @@ impl HostAnswers {
     fn entry(&self, path: &str) -> Option<&HostEntry> {
         let dir = paths::parent(path)?;
         let name = paths::file_name(path);
-        match self.lists.get(dir) {
+        match self.list_of(dir) {
             Some(Ok(entries)) => {
                 self.note(AskKind::List, dir);
                 entries.iter().find(|e| e.name == name && !e.is_link)
@@ -347,7 +404,7 @@ impl HostAnswers {
     /// What `path` was when the walk met it: `None` for what is not a
     /// file; asks for a stat when nothing says.
     fn stamp(&self, path: &str) -> io::Result<Option<Stamp>> {
-        if let Some(stat) = self.stats.get(path) {
+        if let Some(stat) = self.stat_of(path) {
             self.note(AskKind::Stat, path);
             let stat = stat.as_ref().map_err(Failure::to_io)?;
             return Ok((stat.kind == HostKind::File).then_some(Stamp {
@@ -378,11 +435,9 @@ impl FileSource for HostAnswers {
                 format!("larger than {MAX_READ_BYTES} bytes"),
             ));
         }
-        if let Some(failure) = self.failed_reads.get(path) {
-            return Err(failure.to_io());
-        }
-        match self.cache.get(path) {
-            Some((seen, bytes)) if *seen == stamp => Ok(bytes.clone()),
+        match self.slots.get(path).and_then(|slot| slot.read.as_ref()) {
+            Some(Err(failure)) => Err(failure.to_io()),
+            Some(Ok((seen, bytes))) if *seen == stamp => Ok(bytes.clone()),
             _ => Err(self.ask(AskKind::Read, path)),
         }
     }
@@ -396,7 +451,7 @@ impl FileSource for HostAnswers {
     }
 
     fn list_kinds(&self, dir: &str) -> io::Result<Vec<(String, Option<Kind>)>> {
-        match self.lists.get(dir) {
+        match self.list_of(dir) {
             Some(listing) => {
                 self.note(AskKind::List, dir);
                 let entries = listing.as_ref().map_err(Failure::to_io)?;
@@ -417,7 +472,7 @@ impl FileSource for HostAnswers {
                 modified_ms: None,
             });
         }
-        let (kind, size, mtime_ms) = if let Some(stat) = self.stats.get(path) {
+        let (kind, size, mtime_ms) = if let Some(stat) = self.stat_of(path) {
             self.note(AskKind::Stat, path);
             let stat = stat.as_ref().map_err(Failure::to_io)?;
             (stat.kind, stat.size, stat.mtime_ms)
@@ -437,7 +492,7 @@ impl FileSource for HostAnswers {
         if self.is_root(path) {
             return Ok(self.real_root.clone());
         }
-        if let Some(stat) = self.stats.get(path) {
+        if let Some(stat) = self.stat_of(path) {
             self.note(AskKind::Stat, path);
             let stat = stat.as_ref().map_err(Failure::to_io)?;
             return Ok(stat.real_path.clone().unwrap_or_default());
