@@ -1,10 +1,16 @@
 //! Where a project keeps its gate rules and rule tests: `sgconfig.yml`
 //! (ast-grep's project file: `ruleDirs`, `testConfigs`, `languageGlobs`),
 //! `.kairoku/rules` and `.kairoku/rule-tests` (kairoku's layout), and
-//! `:gate {:dirs [...] :test-dirs [...]}` in `rule-fairy.edn`.
+//! `:gate {:dirs [...] :test-dirs [...] :unchecked [...]}` in
+//! `rule-fairy.edn`.
+//!
+//! A rule directory that holds no rule file is an error naming it, as is
+//! a rule file that holds no rule (`rules`): a gate whose rules went
+//! missing must not pass everything (behaviour §8.1).
 
 use std::collections::BTreeMap;
 
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use rule_fairy_engine::Config;
 use rule_fairy_engine::Place;
 use serde::de::IgnoredAny;
@@ -31,7 +37,28 @@ pub(crate) struct GateConfig {
     pub test_dirs: Vec<TestDir>,
     /// `sgconfig.yml`'s `languageGlobs`; empty without one.
     pub language_globs: LanguageGlobs,
+    /// `:gate :unchecked`: the files that may go unchecked (too large, or
+    /// not parsed cleanly) without failing a scan; none when not given.
+    pub unchecked: Option<GlobSet>,
 }
+
+impl GateConfig {
+    /// Whether `:gate :unchecked` lists a project-relative path.
+    pub(crate) fn may_go_unchecked(&self, name: &str) -> bool {
+        self.unchecked.as_ref().is_some_and(|g| g.is_match(name))
+    }
+}
+
+/// Whether a directory holds a rule file, at any depth.
+fn holds_rules(tree: &dyn RuleTree, dir: &str) -> Result<bool, GateError> {
+    Ok(tree
+        .files_below(dir)?
+        .iter()
+        .any(|f| crate::rules::is_rule_file(f)))
+}
+
+/// What a rule directory that holds no rule file is told.
+const NO_RULE_FILES: &str = "holds no rule files (.yml or .yaml); nothing would be checked";
 
 /// A directory of rule tests, and the snapshot directory inside it that
 /// holds no tests.
@@ -93,6 +120,12 @@ pub(crate) fn read_config(tree: &dyn RuleTree) -> Result<GateConfig, GateError> 
         read_sgconfig(tree, &text, &mut config)?;
     }
     if tree.is_dir(KAIROKU_RULES) {
+        if !holds_rules(tree, KAIROKU_RULES)? {
+            return Err(GateError::in_file(
+                tree.display(KAIROKU_RULES),
+                format!("the rule directory {NO_RULE_FILES}"),
+            ));
+        }
         push_unique(&mut config.rule_dirs, KAIROKU_RULES.to_string());
     }
     if tree.is_dir(KAIROKU_TESTS) {
@@ -150,6 +183,13 @@ fn read_sgconfig(
             "ast-grep needs `ruleDirs`: the directories that hold the rules",
         )
     })?;
+    if rule_dirs.is_empty() {
+        return Err(GateError::at(
+            &file,
+            line,
+            "`ruleDirs` is empty; nothing would be checked",
+        ));
+    }
     for dir in rule_dirs {
         let dir = normalize(&dir);
         if !tree.is_dir(&dir) {
@@ -157,6 +197,13 @@ fn read_sgconfig(
                 &file,
                 line,
                 format!("`ruleDirs` names `{dir}`, which is not a directory"),
+            ));
+        }
+        if !holds_rules(tree, &dir)? {
+            return Err(GateError::at(
+                &file,
+                line,
+                format!("`ruleDirs` names `{dir}`, which {NO_RULE_FILES}"),
             ));
         }
         push_unique(&mut config.rule_dirs, dir);
@@ -210,6 +257,12 @@ fn read_edn(tree: &dyn RuleTree, config: &mut GateConfig) -> Result<(), GateErro
                 format!(":gate :dirs names `{dir}`, which is not a directory"),
             ));
         }
+        if !holds_rules(tree, &dir)? {
+            return Err(GateError::in_file(
+                &file,
+                format!(":gate :dirs names `{dir}`, which {NO_RULE_FILES}"),
+            ));
+        }
         push_unique(&mut config.rule_dirs, dir);
     }
     for dir in gate.test_dirs {
@@ -222,5 +275,23 @@ fn read_edn(tree: &dyn RuleTree, config: &mut GateConfig) -> Result<(), GateErro
         }
         push_test_dir(&mut config.test_dirs, TestDir::new(dir, None));
     }
+    if !gate.unchecked.is_empty() {
+        config.unchecked = Some(unchecked_globs(&file, &gate.unchecked)?);
+    }
     Ok(())
+}
+
+/// `:gate :unchecked`, read as a rule's `files` is (ast-grep's globs,
+/// matched against project-relative paths).
+fn unchecked_globs(file: &str, globs: &[String]) -> Result<GlobSet, GateError> {
+    let mut builder = GlobSetBuilder::new();
+    for glob in globs {
+        let built = GlobBuilder::new(glob)
+            .build()
+            .map_err(|e| GateError::in_file(file, format!(":gate :unchecked: `{glob}`: {e}")))?;
+        builder.add(built);
+    }
+    builder
+        .build()
+        .map_err(|e| GateError::in_file(file, format!(":gate :unchecked: {e}")))
 }

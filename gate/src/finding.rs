@@ -95,3 +95,84 @@ impl Finding {
         )
     }
 }
+
+/// Why the gate could not judge a whole file (behaviour §8.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UncheckedReason {
+    /// Larger than [`MAX_SOURCE_BYTES`](crate::MAX_SOURCE_BYTES): not read
+    /// or parsed. The size in bytes.
+    TooLarge(u64),
+    /// The parser recovered from a syntax error (an `ERROR` or `MISSING`
+    /// node) starting at this 1-based line; what lies past it may be
+    /// parsed as something else, so a rule can miss it.
+    SyntaxError(usize),
+    /// The text is not UTF-8 from this 1-based line on.
+    NotUtf8(usize),
+    /// Not a regular file (a FIFO, a device, a socket): never opened.
+    NotRegularFile,
+    /// The file could not be read: the system's words.
+    Unreadable(String),
+}
+
+impl std::fmt::Display for UncheckedReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UncheckedReason::TooLarge(bytes) => write!(
+                f,
+                "too large to parse: {bytes} bytes, over the gate's bound of {} bytes",
+                crate::MAX_SOURCE_BYTES
+            ),
+            UncheckedReason::SyntaxError(line) => write!(f, "syntax error at line {line}"),
+            UncheckedReason::NotUtf8(line) => write!(f, "not UTF-8 at line {line}"),
+            UncheckedReason::NotRegularFile => f.write_str("not a regular file"),
+            UncheckedReason::Unreadable(why) => write!(f, "cannot read: {why}"),
+        }
+    }
+}
+
+/// A file the gate could not judge whole: it was not parsed, or parsed
+/// only in part. Its findings, if any, are still reported; the scan does
+/// not pass unless `allowed`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unchecked {
+    /// Project-relative with `/`, as findings name files.
+    pub file: String,
+    /// Why.
+    pub reason: UncheckedReason,
+    /// True when `:gate :unchecked` in `rule-fairy.edn` lists the file: it
+    /// is told, but it does not fail the scan.
+    pub allowed: bool,
+}
+
+impl std::fmt::Display for Unchecked {
+    /// `could not check fully: <file>: <reason>`, the file's control
+    /// characters escaped so a name can never start a line of its own.
+    ///
+    /// ```
+    /// use rule_fairy_gate::{Unchecked, UncheckedReason};
+    /// let unchecked = Unchecked {
+    ///     file: "src/a\nb.ts".into(), reason: UncheckedReason::SyntaxError(3), allowed: false,
+    /// };
+    /// assert_eq!(unchecked.to_string(), "could not check fully: src/a\\nb.ts: syntax error at line 3");
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let file: String = self
+            .file
+            .chars()
+            .flat_map(|c| {
+                let escaped: Vec<char> = if c.is_control() {
+                    c.escape_default().collect()
+                } else {
+                    vec![c]
+                };
+                escaped
+            })
+            .collect();
+        write!(
+            f,
+            "{} {file}: {}",
+            rule_fairy_engine::gate_check::NOT_FULLY_CHECKED,
+            self.reason
+        )
+    }
+}

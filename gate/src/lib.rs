@@ -10,22 +10,32 @@
 //! change cannot weaken the gate that judges it.
 //!
 //! Everything fails closed: a rule that cannot be parsed, a language that
-//! is unknown or not compiled into this build, a path that does not exist
-//! is a [`GateError`] naming the file and line, never a clean result.
+//! is unknown or not compiled into this build, a path that does not exist,
+//! a rule directory or rule file that holds no rule is a [`GateError`]
+//! naming the file and line, never a clean result. A file the gate cannot
+//! judge whole (larger than [`MAX_SOURCE_BYTES`], or with a syntax error
+//! the parser recovered from) is an [`Unchecked`] in the report, beside the
+//! findings it did find, and the report is not [`complete`] unless
+//! `:gate :unchecked` in `rule-fairy.edn` lists it.
 //!
 //! For a hook that has just seen files written:
 //!
 //! ```no_run
 //! use std::path::{Path, PathBuf};
-//! let findings = rule_fairy_gate::check_files(
+//! let report = rule_fairy_gate::check_files(
 //!     Path::new("/repo"),
 //!     &[PathBuf::from("src/api/orders.ts")],
 //! )?;
-//! for finding in &findings {
+//! for finding in &report.findings {
 //!     print!("{}", finding.human()); // rule id, file:line, message, note
+//! }
+//! for file in &report.unchecked {
+//!     println!("{file}"); // could not check fully: <file>: <reason>
 //! }
 //! # Ok::<(), rule_fairy_gate::GateError>(())
 //! ```
+//!
+//! [`complete`]: ScanReport::complete
 //!
 //! # The modules
 //!
@@ -39,9 +49,10 @@
 //! | `language`, `languages` | language names, the grammars compiled in, `languageGlobs` |
 //! | `rules` | loading and checking each [`Rule`] |
 //! | `walk` | which files a scan reads |
+//! | `source` | reading one of them within the gate's bounds |
 //! | `scan` | one file's text against the rules of its language |
 //! | `rule_test` | rule tests (`valid`, `invalid`) and their [`TestReport`] |
-//! | `finding`, `error` | what a scan reports ([`Finding`], [`Severity`]) and what stops it ([`GateError`]) |
+//! | `finding`, `error` | what a scan reports ([`Finding`], [`Severity`], [`Unchecked`]) and what stops it ([`GateError`]) |
 //! | `yaml` | a file's YAML documents, split at `---` and read as ast-grep reads them, each error at its line in the file |
 //!
 //! [ast-grep]: https://ast-grep.github.io
@@ -57,6 +68,7 @@ mod languages;
 mod rule_test;
 mod rules;
 mod scan;
+mod source;
 mod tree;
 mod walk;
 mod yaml;
@@ -66,16 +78,18 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub use error::GateError;
-pub use finding::{Finding, Severity};
+pub use finding::{Finding, Severity, Unchecked, UncheckedReason};
 pub use language::SupportLang;
 pub use rule_test::{CaseFailure, Failure, RuleTests, TestReport};
 pub use rules::Rule;
+pub use source::MAX_SOURCE_BYTES;
 
 use config::{read_config, GateConfig};
 use git::GitTree;
 use rule_test::{read_tests, run_tests};
 use rules::load_rules;
-use scan::scan_source;
+use scan::{scan_source, SourceScan};
+use source::read_source;
 use tree::{RuleTree, WorkTree};
 use walk::{relative_name, targets, Target};
 
@@ -93,14 +107,24 @@ pub struct Gate {
 pub struct ScanReport {
     /// Sorted by file, line and column.
     pub findings: Vec<Finding>,
-    /// Files parsed (those of a language some rule is written for).
+    /// Files the scan was to read (those of a language some rule is
+    /// written for), whether or not each could be checked whole.
     pub files_scanned: usize,
+    /// The files that could not be checked whole, sorted by file; those
+    /// `:gate :unchecked` lists are among them, marked `allowed`.
+    pub unchecked: Vec<Unchecked>,
 }
 
 impl ScanReport {
     /// True when a finding has error severity: the scan fails.
     pub fn has_errors(&self) -> bool {
         self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+
+    /// True when every file was checked whole, or may go unchecked: the
+    /// scan judged everything it was to judge.
+    pub fn complete(&self) -> bool {
+        self.unchecked.iter().all(|u| u.allowed)
     }
 }
 
@@ -201,7 +225,7 @@ impl Gate {
     /// project, or is of no language a rule is written for has nothing to
     /// report; the scan of record ([`Gate::scan`]) is where the whole tree
     /// is held to the rules.
-    pub fn check_files(&self, files: &[PathBuf]) -> Result<Vec<Finding>, GateError> {
+    pub fn check_files(&self, files: &[PathBuf]) -> Result<ScanReport, GateError> {
         let mut chosen = Vec::new();
         for file in files {
             let Ok(path) = self.root.join(file).canonicalize() else {
@@ -216,7 +240,7 @@ impl Gate {
             });
         }
         chosen.dedup_by(|a, b| a.path == b.path);
-        Ok(self.scan_targets(&chosen)?.findings)
+        self.scan_targets(&chosen)
     }
 
     /// Scans the whole project (no `paths`) or the given files and
@@ -255,19 +279,40 @@ impl Gate {
                 (!rules.is_empty()).then_some((t, lang, rules))
             })
             .collect();
+        let config = &self.config;
         let results = parallel(&work, |(target, lang, rules)| {
-            let bytes = std::fs::read(&target.path)
-                .map_err(|e| GateError::in_file(&target.name, format!("cannot read: {e}")))?;
-            let text = tree::utf8(&target.name, bytes)?;
-            Ok(scan_source(rules, *lang, &target.name, &text))
+            let unchecked = |reason| Unchecked {
+                file: target.name.clone(),
+                reason,
+                allowed: config.may_go_unchecked(&target.name),
+            };
+            Ok(match read_source(&target.path) {
+                Ok(text) => {
+                    let SourceScan {
+                        findings,
+                        syntax_error,
+                    } = scan_source(rules, *lang, &target.name, &text);
+                    let partial =
+                        syntax_error.map(|line| unchecked(UncheckedReason::SyntaxError(line)));
+                    (findings, partial)
+                }
+                Err(reason) => (Vec::new(), Some(unchecked(reason))),
+            })
         })?;
-        let mut findings: Vec<Finding> = results.into_iter().flatten().collect();
+        let mut findings: Vec<Finding> = Vec::new();
+        let mut unchecked: Vec<Unchecked> = Vec::new();
+        for (found, partial) in results {
+            findings.extend(found);
+            unchecked.extend(partial);
+        }
         findings.sort_by(|a, b| {
             (&a.file, a.line, a.column, &a.rule_id).cmp(&(&b.file, b.line, b.column, &b.rule_id))
         });
+        unchecked.sort_by(|a, b| a.file.cmp(&b.file));
         Ok(ScanReport {
             findings,
             files_scanned: work.len(),
+            unchecked,
         })
     }
 
@@ -352,11 +397,12 @@ fn parallel<T: Sync, R: Send>(
 /// hooks. Relative paths are relative to `project_root`. Each finding
 /// carries the rule id, the project-relative file, the 1-based line, the
 /// message, the note and the severity; [`Finding::human`] formats one for
-/// a model to read. A project with no rules gives no findings.
+/// a model to read. Each file that could not be checked whole is an
+/// [`Unchecked`] beside them. A project with no rules gives no findings.
 ///
 /// Errors (a rule that cannot be parsed, a language this build cannot
-/// parse, a file that cannot be read) mean the check could not be done:
-/// report them, do not treat them as clean.
-pub fn check_files(project_root: &Path, files: &[PathBuf]) -> Result<Vec<Finding>, GateError> {
+/// parse) mean the check could not be done: report them, do not treat them
+/// as clean.
+pub fn check_files(project_root: &Path, files: &[PathBuf]) -> Result<ScanReport, GateError> {
     Gate::load(project_root)?.check_files(files)
 }

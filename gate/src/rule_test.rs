@@ -157,7 +157,9 @@ pub(crate) fn run_tests(rules: &[Rule], tests: &[RuleTests]) -> TestReport {
             );
         for (index, (failure, code)) in cases {
             report.cases += 1;
-            let matched = !scan_source(&[rule], rule.language(), "", code).is_empty();
+            let matched = !scan_source(&[rule], rule.language(), "", code)
+                .findings
+                .is_empty();
             let wrong = match failure {
                 Failure::Noisy => matched,
                 Failure::Missing => !matched,

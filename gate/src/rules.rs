@@ -82,7 +82,8 @@ enum FileGlob {
     },
 }
 
-fn is_rule_file(path: &str) -> bool {
+/// Whether a file below a rule directory is a rule file: `.yml`/`.yaml`.
+pub(crate) fn is_rule_file(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     lower.ends_with(".yml") || lower.ends_with(".yaml")
 }
@@ -131,7 +132,9 @@ pub(crate) fn load_rules(tree: &dyn RuleTree, config: &GateConfig) -> Result<Vec
     Ok(rules)
 }
 
-/// Parses the rules of one file; `file` is the name messages use.
+/// Parses the rules of one file; `file` is the name messages use. A file
+/// with no rule in it (empty, or only comments and `---`) is an error: a
+/// rule emptied by mistake must not pass every file.
 pub(crate) fn parse_rule_file(file: &str, text: &str) -> Result<Vec<Rule>, GateError> {
     let mut rules = Vec::new();
     for doc in yaml::documents(text) {
@@ -139,6 +142,12 @@ pub(crate) fn parse_rule_file(file: &str, text: &str) -> Result<Vec<Rule>, GateE
             continue;
         };
         rules.push(parse_rule(file, &doc, line)?);
+    }
+    if rules.is_empty() {
+        return Err(GateError::in_file(
+            file,
+            "the rule file holds no rule; give it one or delete it",
+        ));
     }
     Ok(rules)
 }

@@ -1,6 +1,8 @@
 //! The gate as the hooks and CI run it, whole processes start to exit:
 //! `rule-fairy gate check` of one 1,000-line TypeScript file against 20
-//! rules (the per-write check), and `rule-fairy gate scan` of a 2,000-file
+//! rules (the per-write check), the same check of files of 1 MB, 4 MB and
+//! 4 MB on one line (parsing is linear in the size) and of a 52 MB file the
+//! gate refuses unread, and `rule-fairy gate scan` of a 2,000-file
 //! TypeScript tree with the same rules (the scan of record), beside
 //! `ast-grep scan` from npm `@ast-grep/cli` on the same rules and tree when
 //! it is installed (`scripts/bench` installs the version pinned in
@@ -181,6 +183,58 @@ fn count_lines(out: &Output) -> usize {
     String::from_utf8_lossy(&out.stdout).lines().count()
 }
 
+/// TypeScript of at least `bytes` bytes in whole blocks, one violation
+/// every 20 blocks; on one line when `one_line`, as a minified build is.
+fn sized(bytes: usize, one_line: bool) -> String {
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() < bytes {
+        let block = block(i, 20);
+        if one_line {
+            text.push_str(&block.replace('\n', " "));
+        } else {
+            text.push_str(&block);
+        }
+        i += 1;
+    }
+    text
+}
+
+/// `gate check` of one file per size: time grows with the size, and a file
+/// over the gate's bound is refused without being read (behaviour §8.2).
+fn sized_checks(binary: &str) {
+    let p = Project::new();
+    write_rules(&p);
+    for (label, bytes, one_line, status) in [
+        ("1 MB", 1_000_000, false, 1),
+        ("4 MB", 4_000_000, false, 1),
+        ("4 MB on one line", 4_000_000, true, 1),
+        ("52 MB, over the bound", 52_000_000, false, 2),
+    ] {
+        p.write("src/sized.ts", sized(bytes, one_line));
+        let file = p.path("src/sized.ts");
+        let (times, _) = alternate(
+            5,
+            || {
+                let (time, out) = timed(
+                    p.command(binary)
+                        .args(["gate", "check", "--json"])
+                        .arg(&file),
+                );
+                assert_eq!(out.status.code(), Some(status), "{}", stderr(&out));
+                time
+            },
+            None,
+        );
+        let (median, fastest) = stats(times);
+        println!(
+            "check, one file of {label}, 20 rules: gate median {} (fastest {}, 5 runs)",
+            ms(median),
+            ms(fastest)
+        );
+    }
+}
+
 fn main() {
     let binary = env!("CARGO_BIN_EXE_rule-fairy");
     let sg = ast_grep();
@@ -222,6 +276,8 @@ fn main() {
         ours,
         theirs,
     );
+
+    sized_checks(binary);
 
     let scanned = Project::new();
     write_rules(&scanned);

@@ -13,6 +13,8 @@ mod facts;
 #[cfg(feature = "gate")]
 mod gate;
 mod location;
+mod output;
+mod owned_dir;
 mod review;
 mod stdfs;
 
@@ -101,7 +103,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("rule-fairy: {message}");
+            crate::output::warn(format_args!("rule-fairy: {message}"));
             ExitCode::FAILURE
         }
     }

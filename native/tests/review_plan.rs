@@ -151,7 +151,8 @@ fn case_168_bundle_meta_and_clean() {
     assert!(repo
         .read(&format!("{PLAN_DIR}/rules.md"))
         .contains("# DB rule"));
-    assert!(!repo.exists(&format!("{PLAN_DIR}/leftover.txt")));
+    // A file no review wrote is left alone: only the artifacts are removed.
+    assert!(repo.exists(&format!("{PLAN_DIR}/leftover.txt")));
 
     let out = repo.ok(&["review-plan", "bundle", "docs/dir.md"]);
     assert!(out.contains("4 paths (extracted)"), "{out}");
@@ -160,6 +161,16 @@ fn case_168_bundle_meta_and_clean() {
         json!({"apps/web": 1, "docs": 3})
     );
 
+    let out = repo.ok(&["review-plan", "clean"]);
+    assert_eq!(
+        out.trim(),
+        format!(
+            "Kept {}: it holds files a review did not write (leftover.txt), which are left alone",
+            dir.display()
+        )
+    );
+    assert!(!repo.exists(&format!("{PLAN_DIR}/rules.md")));
+    repo.remove(&format!("{PLAN_DIR}/leftover.txt"));
     let out = repo.ok(&["review-plan", "clean"]);
     assert_eq!(out.trim(), format!("Removed {}", dir.display()));
     assert!(!repo.exists(PLAN_DIR) && repo.exists(".rule-fairy/review/.gitignore"));

@@ -221,6 +221,7 @@ pub struct Run {
     command: Command,
     stdin: Option<Vec<u8>>,
     keep_output: bool,
+    closed_stdout: bool,
 }
 
 impl Run {
@@ -231,6 +232,7 @@ impl Run {
             command: Command::new(program),
             stdin: None,
             keep_output: true,
+            closed_stdout: false,
         }
     }
 
@@ -295,6 +297,15 @@ impl Run {
         self
     }
 
+    /// Gives the program a standard output whose reader is gone: a pipe
+    /// whose reading end is closed before the program starts, so every
+    /// write to it fails (a broken pipe), as under `| head` once `head`
+    /// exited. Its standard error is still kept.
+    pub fn closed_stdout(mut self) -> Run {
+        self.closed_stdout = true;
+        self
+    }
+
     /// Runs to its exit and returns its status and output. Panics when the
     /// program cannot start, or when it does not take all of the standard
     /// input given (it exited first, or closed its input).
@@ -336,6 +347,11 @@ impl Run {
             (Stdio::null(), Stdio::null())
         };
         self.command.stdout(out).stderr(err);
+        if self.closed_stdout {
+            let (reader, writer) = std::io::pipe().expect("a pipe");
+            drop(reader);
+            self.command.stdout(writer);
+        }
         self.command.spawn().unwrap_or_else(|e| {
             panic!(
                 "cannot start {}: {e}",

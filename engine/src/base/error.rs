@@ -131,6 +131,8 @@ pub enum ErrorKind {
         /// `:gate :dirs` or `:gate :test-dirs`.
         key: String,
     },
+    /// `:gate :unchecked` is not a non-empty vector of globs.
+    GateUncheckedValue,
     /// A `:shell-hook` value is not a boolean.
     ShellHookValue,
     /// `:instructions :files` is not a vector of file names.
@@ -367,6 +369,9 @@ impl fmt::Display for ErrorKind {
             GateDirsValue { key } => write!(
                 f,
                 "{key} in rule-fairy.edn must be a non-empty vector of directory paths relative to the project, like [\"rules/ast-grep\"]"
+            ),
+            GateUncheckedValue => f.write_str(
+                ":gate :unchecked in rule-fairy.edn must be a non-empty vector of globs relative to the project, like [\"vendor/**\"]",
             ),
             ShellHookValue => {
                 f.write_str(":shell-hook values in rule-fairy.edn must be true or false")

@@ -58,10 +58,13 @@ pub struct RulesSource {
 /// Where the gate's ast-grep rules and rule tests live beyond `sgconfig.yml`
 /// and `.kairoku/rules`: directories as written, relative to the project
 /// root (the gate reads them from the working tree or from a git ref).
+/// `unchecked` holds the globs of files the gate may leave unchecked
+/// (behaviour §8.3).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GateDirs {
     pub dirs: Vec<String>,
     pub test_dirs: Vec<String>,
+    pub unchecked: Vec<String>,
 }
 
 /// Whether each harness's shell hook is on.
@@ -332,13 +335,19 @@ impl Config {
         self.get("gate").is_some()
     }
 
-    /// The gate's rule and test directories, `:gate {:dirs [...] :test-dirs
-    /// [...]}`; none when the key is absent.
+    /// The gate's rule and test directories and the files it may leave
+    /// unchecked, `:gate {:dirs [...] :test-dirs [...] :unchecked [...]}`;
+    /// none when the key is absent.
     pub fn gate_dirs(&self) -> Result<GateDirs> {
         let Some(value) = self.get("gate") else {
             return Ok(GateDirs::default());
         };
-        let entries = nested_map(&self.file, value, ":gate", &["dirs", "test-dirs"])?;
+        let entries = nested_map(
+            &self.file,
+            value,
+            ":gate",
+            &["dirs", "test-dirs", "unchecked"],
+        )?;
         let mut gate = GateDirs::default();
         for (key, field, target) in [
             ("dirs", ":gate :dirs", &mut gate.dirs),
@@ -355,6 +364,10 @@ impl Config {
                     )
                 })?;
             }
+        }
+        if let Some(value) = lookup(entries, "unchecked") {
+            gate.unchecked = strings(value, true, |s| !s.trim().is_empty())
+                .ok_or_else(|| at(&self.file, value.line, ErrorKind::GateUncheckedValue))?;
         }
         Ok(gate)
     }
@@ -594,8 +607,19 @@ mod tests {
             GateDirs {
                 dirs: vec!["lint/ast".into(), "more".into()],
                 test_dirs: vec!["lint/tests".into()],
+                unchecked: Vec::new(),
             }
         );
+        let config = Config::parse("{:gate {:unchecked [\"vendor/**\"]}}").unwrap();
+        assert_eq!(config.gate_dirs().unwrap().unchecked, vec!["vendor/**"]);
+        for bad in ["[]", "\"vendor/**\"", "[\"\"]", "[:vendor]"] {
+            let text = format!("{{:gate {{:unchecked {bad}}}}}");
+            assert_eq!(
+                message(&text, |c| c.gate_dirs().map(|_| ())),
+                ":gate :unchecked in rule-fairy.edn must be a non-empty vector of globs relative to the project, like [\"vendor/**\"]",
+                "{bad}"
+            );
+        }
         let gate = |text: &str| message(text, |c| c.gate_dirs().map(|_| ()));
         assert_eq!(
             gate("{:gate [\"rules\"]}"),

@@ -25,6 +25,13 @@ pub const CANNOT_RUN: i32 = 2;
 pub const PROGRAM_NOT_FOUND: i32 = 127;
 /// The line `rule-fairy gate` closes its error output with.
 pub const NOTHING_JUDGED: &str = "nothing was judged clean; fix this and run again";
+/// How `rule-fairy gate` starts the line for a file it could not judge
+/// whole (behaviour §8.2), `could not check fully: <file>: <reason>`; it
+/// then exits [`CANNOT_RUN`] after printing every finding it did find.
+pub const NOT_FULLY_CHECKED: &str = "could not check fully:";
+
+/// What the agent is told after the files the gate could not judge whole.
+pub const UNCHECKED_CONTRACT: &str = "The gate could not judge these files whole, so they are not known to be clean: a rule can miss what follows a syntax error, and a file over the gate's size bound is not read. Fix the syntax error (or split the file); `rule-fairy gate scan` fails until each file is checked fully or listed in `:gate :unchecked` in rule-fairy.edn.";
 
 /// Characters of a problem a host shows, as failed deliveries keep.
 const PROBLEM_CHARS: usize = 1_000;
@@ -61,7 +68,9 @@ pub fn gate_probes(root: &str, config: Option<&Config>) -> Vec<String> {
 pub enum GateRun {
     /// Nothing found.
     Clean,
-    /// The context entry carrying every finding ([`gate_findings`]).
+    /// The context entry carrying every finding ([`gate_findings`]) and
+    /// every file that could not be checked whole ([`checked`]); told with
+    /// each write, as it concerns the files written.
     Found(String),
     /// The check could not run: why, as the person can act on it.
     Failed(String),
@@ -72,9 +81,16 @@ pub enum GateRun {
 /// stopped (then `stderr` says why); `findings` are its lines, each as
 /// [`gate_finding`] words it. Findings of any severity are handed back;
 /// exit 1 only says one of them is an error.
+///
+/// Exit [`CANNOT_RUN`] with nothing but [`NOT_FULLY_CHECKED`] lines on
+/// standard error is a check that ran: its findings and those files are
+/// handed back together, every time, as for the findings alone.
 pub fn read_gate_run<S: AsRef<str>>(exit: Option<i32>, findings: &[S], stderr: &str) -> GateRun {
     let problem = problem_of(stderr);
+    let said: Vec<&str> = said(stderr).collect();
+    let partial = !said.is_empty() && said.iter().all(|l| l.starts_with(NOT_FULLY_CHECKED));
     match exit {
+        Some(CANNOT_RUN) if partial => checked(findings, &said),
         Some(0 | 1) if !findings.is_empty() => GateRun::Found(gate_findings(findings)),
         Some(0) => GateRun::Clean,
         // An error exit with nothing to show is no clean result.
@@ -86,19 +102,50 @@ pub fn read_gate_run<S: AsRef<str>>(exit: Option<i32>, findings: &[S], stderr: &
     }
 }
 
+/// The run of a check that found `findings` (each as [`gate_finding`]
+/// words it) and could not judge the files `unchecked` names (each a
+/// [`NOT_FULLY_CHECKED`] line): one entry with both, the findings first.
+///
+/// ```
+/// use rule_fairy_engine::gate_check::{checked, GateRun};
+/// let none: &[&str] = &[];
+/// assert_eq!(checked(none, none), GateRun::Clean);
+/// let GateRun::Found(entry) = checked(none, &["could not check fully: a.ts: syntax error at line 3"]) else {
+///     panic!()
+/// };
+/// assert!(entry.starts_with("[rule-fairy gate: could not check fully: a.ts: syntax error at line 3]\n"));
+/// ```
+pub fn checked<F: AsRef<str>, U: AsRef<str>>(findings: &[F], unchecked: &[U]) -> GateRun {
+    if unchecked.is_empty() {
+        return if findings.is_empty() {
+            GateRun::Clean
+        } else {
+            GateRun::Found(gate_findings(findings))
+        };
+    }
+    let mut entry = String::new();
+    if !findings.is_empty() {
+        entry.push_str(&gate_findings(findings));
+        entry.push_str("\n\n");
+    }
+    for line in unchecked {
+        // One line each: a file name cannot break out of its label.
+        let line: String = line
+            .as_ref()
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        entry.push_str(&format!("[rule-fairy gate: {line}]\n"));
+    }
+    entry.push_str(UNCHECKED_CONTRACT);
+    GateRun::Found(entry)
+}
+
 /// What the program said on standard error, less its `rule-fairy gate: `
 /// prefixes and its closing line, cut to [`PROBLEM_CHARS`] characters.
 fn problem_of(stderr: &str) -> String {
     let mut problem = String::new();
-    for line in stderr.lines() {
-        let line = line.trim();
-        let line = line
-            .strip_prefix("rule-fairy gate: ")
-            .or_else(|| line.strip_prefix("rule-fairy: "))
-            .unwrap_or(line);
-        if line.is_empty() || line == NOTHING_JUDGED {
-            continue;
-        }
+    for line in said(stderr) {
         if !problem.is_empty() {
             problem.push('\n');
         }
@@ -109,6 +156,20 @@ fn problem_of(stderr: &str) -> String {
         problem.push('…');
     }
     problem
+}
+
+/// The lines of standard error that say something, less their
+/// `rule-fairy gate: ` prefixes and the closing line.
+fn said(stderr: &str) -> impl Iterator<Item = &str> {
+    stderr
+        .lines()
+        .map(|line| {
+            let line = line.trim();
+            line.strip_prefix("rule-fairy gate: ")
+                .or_else(|| line.strip_prefix("rule-fairy: "))
+                .unwrap_or(line)
+        })
+        .filter(|line| !line.is_empty() && *line != NOTHING_JUDGED)
 }
 
 fn or_exit(problem: String, code: i32) -> String {
@@ -172,6 +233,46 @@ mod tests {
         };
         assert!(entry.contains("warning[no-eval] src/a.ts:2: Do not call eval.\n"));
         assert_eq!(read_gate_run::<&str>(Some(0), &[], ""), GateRun::Clean);
+    }
+
+    #[test]
+    fn files_not_checked_whole_come_with_the_findings_every_time() {
+        let finding = gate_finding("error", "no-eval", "a.ts", 1, "No eval.", None);
+        let stderr = "rule-fairy gate: could not check fully: a.ts: syntax error at line 3\n";
+        let GateRun::Found(entry) = read_gate_run(Some(CANNOT_RUN), &[&finding], stderr) else {
+            panic!()
+        };
+        assert_eq!(
+            entry,
+            format!(
+                "{}\n\n[rule-fairy gate: could not check fully: a.ts: syntax error at line 3]\n{UNCHECKED_CONTRACT}",
+                gate_findings(&[&finding])
+            )
+        );
+        let none: &[&str] = &[];
+        let big = "rule-fairy gate: could not check fully: big.ts: too large to parse: 9 bytes\nrule-fairy gate: could not check fully: b.ts: syntax error at line 1\n";
+        let GateRun::Found(entry) = read_gate_run(Some(CANNOT_RUN), none, big) else {
+            panic!()
+        };
+        assert!(entry.starts_with("[rule-fairy gate: could not check fully: big.ts: too large to parse: 9 bytes]\n[rule-fairy gate: could not check fully: b.ts: syntax error at line 1]\nThe gate could not judge"));
+        // Any other problem beside them is a check that could not run.
+        let mixed = format!("{big}rule-fairy gate: a.yml:1: bad\n");
+        assert_eq!(
+            read_gate_run(Some(CANNOT_RUN), none, &mixed),
+            GateRun::Failed(
+                "could not check fully: big.ts: too large to parse: 9 bytes\ncould not check fully: b.ts: syntax error at line 1\na.yml:1: bad".into()
+            )
+        );
+        // The lines count only with the gate's own status for them.
+        assert!(matches!(
+            read_gate_run(Some(1), none, big),
+            GateRun::Failed(_)
+        ));
+        // A name cannot add a line of its own.
+        let GateRun::Found(entry) = checked(none, &["could not check fully: a\rb.ts: x"]) else {
+            panic!()
+        };
+        assert!(entry.starts_with("[rule-fairy gate: could not check fully: a b.ts: x]\n"));
     }
 
     #[test]

@@ -12,17 +12,28 @@ use rule_fairy_engine::Project;
 /// could not run. A build without the gate finds nothing.
 #[cfg(feature = "gate")]
 pub(super) fn check(project: &Project, session_dir: &str, written: &[String]) -> GateRun {
-    use rule_fairy_engine::labels;
+    use rule_fairy_engine::gate_check;
     use std::path::{Path, PathBuf};
     let files: Vec<PathBuf> = written
         .iter()
         .map(|p| Path::new(session_dir).join(p))
         .collect();
     match rule_fairy_gate::check_files(Path::new(&project.root), &files) {
-        Ok(found) if found.is_empty() => GateRun::Clean,
-        Ok(found) => {
-            let found: Vec<String> = found.iter().map(rule_fairy_gate::Finding::human).collect();
-            GateRun::Found(labels::gate_findings(&found))
+        Ok(report) => {
+            let found: Vec<String> = report
+                .findings
+                .iter()
+                .map(rule_fairy_gate::Finding::human)
+                .collect();
+            // A file not judged whole is told with each write, beside the
+            // findings, unless `:gate :unchecked` lets it go (behaviour §8.2).
+            let unchecked: Vec<String> = report
+                .unchecked
+                .iter()
+                .filter(|u| !u.allowed)
+                .map(ToString::to_string)
+                .collect();
+            gate_check::checked(&found, &unchecked)
         }
         Err(e) => GateRun::Failed(e.to_string()),
     }

@@ -15,7 +15,7 @@ use super::output::HookOutput;
 use super::session::{now_ms, OpenSession};
 use super::session_id::SessionId;
 use super::shell_check::changed_paths;
-use super::{facts, failed, finish, note, problems, Outcome};
+use super::{emit, facts, failed, finish, note, problems, Outcome};
 use crate::commands::explain::located;
 use crate::stdfs::StdFs;
 
@@ -38,7 +38,7 @@ impl Host for Session<'_> {
 
     fn open(&mut self, project: &Project) -> Result<SessionState, String> {
         let id = self.id.take().ok_or("the session is open already")?;
-        let mut open = OpenSession::open(&project.root, id, self.transcript)?;
+        let mut open = OpenSession::open(&project.root, id, self.transcript, super::deadline())?;
         let state = std::mem::take(&mut open.state);
         self.open = Some(open);
         Ok(state)
@@ -57,8 +57,11 @@ impl Host for Session<'_> {
     }
 }
 
-/// Decides `event` with the engine and carries the answer out. `gate` is
-/// the check of the files an edit tool wrote.
+/// Decides `event` with the engine and carries the answer out: the output
+/// is written first, and the state saved only once it was written whole,
+/// so a reader that went away (or a hook killed before it printed) leaves
+/// no rule recorded that never arrived. `gate` is the check of the files
+/// an edit tool wrote.
 pub(super) fn run(
     input: &HookInput,
     project: &Project,
@@ -75,11 +78,12 @@ pub(super) fn run(
     let facts = facts(input, project);
     match decide(&StdFs, project, event, &facts, gate, &mut host) {
         Answer::Failed { detail, state } => {
-            if let (Some(mut open), Some(state)) = (host.open.take(), state) {
+            let (code, whole) = emit(failed(kind, &detail));
+            if let (Some(mut open), Some(state), true) = (host.open.take(), state, whole) {
                 open.state = state;
                 let _ = open.close();
             }
-            failed(kind, &detail)
+            Outcome::Emitted(code)
         }
         Answer::Done {
             delivered,
@@ -97,14 +101,19 @@ pub(super) fn run(
             if let Some(entry) = gate {
                 output = Some(HookOutput::appended(output, kind, entry));
             }
-            if let (Some(mut open), Some(state)) = (host.open.take(), state) {
+            let open = host.open.take();
+            if let Some(problem) = open.as_ref().and_then(|o| o.unrecorded.clone()) {
+                problems.push(problem);
+            }
+            let (code, whole) = emit(finish(output, &problems));
+            if let (Some(mut open), Some(state), true) = (open, state, whole) {
                 open.state = state;
                 if let Err(e) = open.close() {
-                    note(&e);
-                    problems.push(e);
+                    // Told on standard error only: the output is out.
+                    note(&format!("{e}; the rules delivered may be delivered again"));
                 }
             }
-            finish(output, &problems)
+            Outcome::Emitted(code)
         }
     }
 }

@@ -30,6 +30,8 @@ mod trust;
 
 use std::io::Read;
 use std::process::ExitCode;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use rule_fairy_engine::EventKind;
@@ -68,6 +70,24 @@ enum Outcome {
     Output(HookOutput),
     /// The input could not be used: a message on standard error, no output.
     Refused(String),
+    /// Already written out (a delivery, which is recorded only once its
+    /// output was written whole), with this exit code.
+    Emitted(ExitCode),
+}
+
+/// A hook's time: reading the transcript stops at its end, and the lock is
+/// never waited for past it. Well inside Codex's 60-second hook timeout,
+/// so the hook still prints what it has and releases the lock itself.
+pub(super) const BUDGET: Duration = Duration::from_secs(30);
+
+/// The most read from standard input: a hook input is a prompt or a tool
+/// call, patches included.
+const INPUT_CAP: u64 = 64 * 1024 * 1024;
+
+/// When this hook's [`BUDGET`] ends, counted from its start.
+fn deadline() -> Instant {
+    static STARTED: OnceLock<Instant> = OnceLock::new();
+    *STARTED.get_or_init(Instant::now) + BUDGET
 }
 
 pub(crate) fn run(args: &CodexArgs) -> ExitCode {
@@ -77,31 +97,52 @@ pub(crate) fn run(args: &CodexArgs) -> ExitCode {
         CodexCommand::PostTool => post_tool::run,
         CodexCommand::SessionStart => session_start::run,
     };
+    deadline();
     let mut stdin = Vec::new();
-    let outcome = match std::io::stdin().read_to_end(&mut stdin) {
+    let outcome = match std::io::stdin()
+        .lock()
+        .take(INPUT_CAP + 1)
+        .read_to_end(&mut stdin)
+    {
         Err(e) => Outcome::Refused(format!("cannot read the hook input: {e}")),
+        Ok(_) if stdin.len() as u64 > INPUT_CAP => Outcome::Refused(format!(
+            "the hook input on standard input is too large (over {INPUT_CAP} bytes); nothing was delivered or recorded"
+        )),
         Ok(_) => match input::parse(&stdin) {
             Err(problem) => Outcome::Refused(problem),
             Ok(None) => Outcome::Nothing,
             Ok(Some(input)) => hook(&input),
         },
     };
+    emit(outcome).0
+}
+
+/// Writes an outcome out: the exit code, and whether the output (if any)
+/// was written whole. A reader that went away is told on standard error
+/// and is no failure of the hook.
+fn emit(outcome: Outcome) -> (ExitCode, bool) {
     match outcome {
-        Outcome::Nothing => ExitCode::SUCCESS,
+        Outcome::Nothing => (ExitCode::SUCCESS, true),
+        Outcome::Emitted(code) => (code, true),
         Outcome::Output(output) => {
-            println!("{}", output.to_json());
-            ExitCode::SUCCESS
+            match crate::output::write_stdout(&format!("{}\n", output.to_json())) {
+                Ok(()) => (ExitCode::SUCCESS, true),
+                Err(e) => {
+                    note(&format!("cannot write the hook's output ({e}); it was not delivered, and nothing was recorded"));
+                    (ExitCode::SUCCESS, false)
+                }
+            }
         }
         Outcome::Refused(problem) => {
             note(&problem);
-            ExitCode::FAILURE
+            (ExitCode::FAILURE, true)
         }
     }
 }
 
 /// A line on standard error, where Codex keeps hook diagnostics.
 fn note(message: &str) {
-    eprintln!("rule-fairy: {message}");
+    crate::output::warn(format_args!("rule-fairy: {message}"));
 }
 
 /// The session id, checked before it names any file.

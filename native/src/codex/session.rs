@@ -3,9 +3,13 @@
 //! on close, the state saved and old files cleaned up. Everything between
 //! `open` and `close` runs under the lock, so what a hook decides and what
 //! it records cannot interleave with another hook of the same session.
+//!
+//! A hook that cannot record (the state directory is refused or cannot be
+//! made, the lock is not free in time) still delivers: it decides against
+//! the state as last saved, records nothing, and says so (behaviour §5.1).
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rule_fairy_engine::codex::{Metrics, SessionState};
 
@@ -15,12 +19,22 @@ use super::session_id::SessionId;
 use super::state_dir::StateDir;
 use super::transcript_file;
 
+/// The longest a hook waits for its session's lock. Hooks of one session
+/// hold it for milliseconds each; a holder that keeps it this long is
+/// stopped or stuck.
+pub(super) const LOCK_WAIT: Duration = Duration::from_secs(10);
+
 pub(super) struct OpenSession {
     dir: StateDir,
     id: SessionId,
     transcript: Option<PathBuf>,
     pub state: SessionState,
-    _lock: SessionLock,
+    /// The lock; `None` when the hook delivers without recording.
+    lock: Option<SessionLock>,
+    /// Why nothing will be recorded, for the person's warning.
+    pub unrecorded: Option<String>,
+    /// The hook's deadline: reading stops there.
+    deadline: Instant,
 }
 
 /// Milliseconds since the epoch.
@@ -30,39 +44,77 @@ pub(super) fn now_ms() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
+/// The last words of every "delivered without recording" warning.
+const UNRECORDED: &str =
+    "this event was delivered without recording it, so its rules may be delivered again";
+
 impl OpenSession {
     /// Locks the session of the project at `root` (a real path).
-    /// `transcript` is the hook input's `transcript_path`.
+    /// `transcript` is the hook input's `transcript_path`; `deadline` ends
+    /// the hook's work (the lock is waited for [`LOCK_WAIT`] at most, and
+    /// never past it). `Err` only for a project inside the installed
+    /// plugin, where nothing is delivered.
     pub(super) fn open(
         root: &str,
         id: SessionId,
         transcript: Option<&str>,
+        deadline: Instant,
     ) -> Result<OpenSession, String> {
         let dir = StateDir::of_project(Path::new(root));
         let plugin_root = plugin_root();
         if let Some(plugin) = &plugin_root {
             refuse_inside_plugin(dir.path(), plugin)?;
         }
-        let failed =
-            |what: &str, e: std::io::Error| format!("{}: cannot {what}: {e}", dir.path().display());
-        dir.prepare()
-            .map_err(|e| failed("create the state directory", e))?;
-        let lock = dir.lock(&id).map_err(|e| failed("lock the session", e))?;
-        let loaded = dir.load(&id);
-        if let Some(problem) = loaded.note {
-            note(&problem);
-        }
-        if let Some(plugin) = &plugin_root {
+        let lock = dir.prepare().and_then(|()| {
+            let wait = LOCK_WAIT.min(deadline.saturating_duration_since(Instant::now()));
+            dir.lock(&id, Instant::now() + wait).map_err(|e| {
+                let file = dir.lock_file(&id);
+                match e.kind() {
+                    std::io::ErrorKind::TimedOut => format!(
+                        "{}: the session's lock was not free within {:.1} s (another hook of this session holds it)",
+                        file.display(),
+                        wait.as_secs_f64()
+                    ),
+                    _ => format!("{}: cannot lock the session: {e}", file.display()),
+                }
+            })
+        });
+        let (lock, unrecorded) = match lock {
+            Ok(lock) => (Some(lock), None),
+            Err(problem) => {
+                let problem = format!("{problem}; {UNRECORDED}");
+                note(&problem);
+                (None, Some(problem))
+            }
+        };
+        // Without the lock the state is read as last saved (saves replace
+        // the file whole, so it is never half-written); through a refused
+        // directory it is not read at all.
+        let state = if dir.readable() {
+            let loaded = dir.load(&id);
+            if let Some(problem) = loaded.note {
+                note(&problem);
+            }
+            loaded.state
+        } else {
+            SessionState::default()
+        };
+        if let (Some(plugin), Some(_)) = (&plugin_root, &lock) {
             if let Err(e) = dir.record_plugin_root(plugin) {
-                note(&failed("record plugin-root", e));
+                note(&format!(
+                    "{}: cannot record plugin-root: {e}",
+                    dir.path().display()
+                ));
             }
         }
         Ok(OpenSession {
             transcript: transcript.map(PathBuf::from),
             dir,
             id,
-            state: loaded.state,
-            _lock: lock,
+            state,
+            lock,
+            unrecorded,
+            deadline,
         })
     }
 
@@ -71,7 +123,7 @@ impl OpenSession {
     /// none).
     pub(super) fn transcript_metrics(&self, state: &mut SessionState) -> Option<Metrics> {
         let path = self.transcript.as_ref()?;
-        match transcript_file::scan(path, state.transcript_scan) {
+        match transcript_file::scan(path, state.transcript_scan, self.deadline) {
             Ok(scanned) => {
                 if scanned.restarted {
                     note(&format!(
@@ -79,6 +131,19 @@ impl OpenSession {
                         path.display()
                     ));
                     state.transcript_restarted();
+                }
+                if let Some(skipped) = scanned.skipped {
+                    note(&format!(
+                        "{}: the transcript grew by {skipped} bytes since it was last read; only its last {} bytes were read, and the rules delivered before count as compacted away",
+                        path.display(),
+                        transcript_file::READ_CAP
+                    ));
+                }
+                if let Some(left) = scanned.unread {
+                    note(&format!(
+                        "{}: the hook's time ran out with {left} bytes of the transcript unread; the next event reads them",
+                        path.display()
+                    ));
                 }
                 state.transcript_scan = scanned.cursor;
                 Some(Metrics {
@@ -96,9 +161,13 @@ impl OpenSession {
         }
     }
 
-    /// Saves the state and releases the lock. Old session files are
-    /// removed after the save, as every save does.
+    /// Saves the state and releases the lock; without the lock, saves
+    /// nothing. Old session files are removed after the save, as every save
+    /// does. Called only once the delivery was written out whole.
     pub(super) fn close(mut self) -> Result<(), String> {
+        if self.lock.is_none() {
+            return Ok(());
+        }
         self.state.saved_at_ms = Some(now_ms());
         let saved = self.dir.save(&self.id, &self.state).map_err(|e| {
             format!(

@@ -31,13 +31,17 @@ pub(super) struct TrustArgs {
 pub(super) fn run(args: &TrustArgs) -> ExitCode {
     match trust(args) {
         Ok(lines) => {
-            for line in lines {
-                println!("{line}");
+            let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+            match crate::output::print(&text) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(problem) => {
+                    crate::output::warn(format_args!("rule-fairy: {problem}"));
+                    ExitCode::FAILURE
+                }
             }
-            ExitCode::SUCCESS
         }
         Err(problem) => {
-            eprintln!("rule-fairy: {problem}");
+            crate::output::warn(format_args!("rule-fairy: {problem}"));
             ExitCode::FAILURE
         }
     }

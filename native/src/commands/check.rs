@@ -28,10 +28,9 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
             value["gate"] = listing.clone();
             text = value.to_string();
         }
-        println!("{text}");
+        crate::output::print_line(&text)?;
     } else {
-        print!("{}", human(&report));
-        print!("{}", gate.text);
+        crate::output::print(&format!("{}{}", human(&report), gate.text))?;
     }
     Ok(if report.has_errors() || gate.error {
         ExitCode::FAILURE

@@ -38,34 +38,33 @@ pub(crate) fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     let mut failed = false;
     match args.render {
         Some(host) => match super::render::render(&root, &preview, host) {
-            Some(Ok(text)) => print!("{text}"),
+            Some(Ok(text)) => crate::output::print(&text)?,
             Some(Err(message)) => {
-                eprintln!("rule-fairy: {message}");
+                crate::output::warn(format_args!("rule-fairy: {message}"));
                 failed = true;
             }
             None => {
-                eprintln!(
+                crate::output::warn(format_args!(
                     "rule-fairy: no rule fires for this event, so nothing would be delivered"
-                );
+                ));
             }
         },
-        None if args.json => println!(
-            "{}",
-            serde_json::to_string(explanation).expect("explanations serialise")
-        ),
-        None => print!("{}", human(explanation, args)),
+        None if args.json => crate::output::print_line(
+            &serde_json::to_string(explanation).expect("explanations serialise"),
+        )?,
+        None => crate::output::print(&human(explanation, args))?,
     }
     // Problems that touched this answer: unreadable rules, invalid globs reached.
     for finding in project.rules.findings.iter().filter(|f| f.is_error()) {
         let place = display_path(&root, &finding.place.to_string());
-        eprintln!(
+        crate::output::warn(format_args!(
             "rule-fairy: {place}: {} (this rule was left out)",
             finding.message
-        );
+        ));
         failed = true;
     }
     for error in &explanation.errors {
-        eprintln!("rule-fairy: {}", located(&root, error));
+        crate::output::warn(format_args!("rule-fairy: {}", located(&root, error)));
         failed = true;
     }
     Ok(if failed {

@@ -3,13 +3,16 @@
 //!
 //! Exit status, for every subcommand: 0 clean (warnings allowed), 1 an
 //! error-severity finding or a failed rule test, 2 the gate could not run
-//! (a rule it cannot parse, a language it cannot check, a missing path).
+//! (a rule it cannot parse, a language it cannot check, a missing path) or
+//! could not judge a file whole (behaviour §8.2: too large, or a syntax
+//! error; each told as `could not check fully: <file>: <reason>` after the
+//! findings it did find).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use rule_fairy_gate::{Gate, GateError};
+use rule_fairy_gate::{Gate, GateError, ScanReport};
 
 use crate::location::project_root;
 
@@ -86,11 +89,11 @@ pub(crate) fn run(args: &GateArgs) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("rule-fairy gate: {message}");
-            eprintln!(
+            crate::output::warn(format_args!("rule-fairy gate: {message}"));
+            crate::output::warn(format_args!(
                 "rule-fairy gate: {}",
                 rule_fairy_engine::gate_check::NOTHING_JUDGED
-            );
+            ));
             ExitCode::from(CANNOT_RUN)
         }
     }
@@ -123,38 +126,53 @@ fn failed_if(errors: bool) -> ExitCode {
     }
 }
 
+/// 2 when a file could not be judged whole, else 1 on an error finding:
+/// what was not judged outranks what was.
+fn scan_status(scan: &ScanReport) -> ExitCode {
+    if scan.complete() {
+        failed_if(scan.has_errors())
+    } else {
+        ExitCode::from(CANNOT_RUN)
+    }
+}
+
+/// The findings on standard output; each file not checked whole on
+/// standard error, one line each (those `:gate :unchecked` lists in the
+/// human form only, marked so).
+fn print_report(scan: &ScanReport, json: bool) -> Result<(), String> {
+    if json {
+        crate::output::print(&report::json_lines(&scan.findings))?;
+    } else {
+        crate::output::print(&report::human(&scan.findings))?;
+    }
+    for line in report::unchecked(&scan.unchecked, !json) {
+        crate::output::warn(format_args!("{line}"));
+    }
+    Ok(())
+}
+
 fn run_scan(args: &ScanArgs) -> Result<ExitCode, String> {
     let gate = load(&args.common)?;
     let paths = from_here(&args.paths)?;
     let scan = gate.scan(&paths).map_err(|e| e.to_string())?;
-    if args.json {
-        print!("{}", report::json_lines(&scan.findings));
-    } else {
-        print!("{}", report::human(&scan.findings));
-        eprintln!("{}", report::scan_summary(&gate, &scan));
+    print_report(&scan, args.json)?;
+    if !args.json {
+        crate::output::warn(format_args!("{}", report::scan_summary(&gate, &scan)));
     }
-    Ok(failed_if(scan.has_errors()))
+    Ok(scan_status(&scan))
 }
 
 fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
     let gate = load(&args.common)?;
     let files = from_here(&args.files)?;
-    let findings = gate.check_files(&files).map_err(|e| e.to_string())?;
-    if args.json {
-        print!("{}", report::json_lines(&findings));
-    } else {
-        print!("{}", report::human(&findings));
-    }
-    Ok(failed_if(
-        findings
-            .iter()
-            .any(|f| f.severity == rule_fairy_gate::Severity::Error),
-    ))
+    let scan = gate.check_files(&files).map_err(|e| e.to_string())?;
+    print_report(&scan, args.json)?;
+    Ok(scan_status(&scan))
 }
 
 fn run_test(args: &TestArgs) -> Result<ExitCode, String> {
     let gate = load(&args.common)?;
     let report = gate.test().map_err(|e| e.to_string())?;
-    print!("{}", report::tests(&gate, &report));
+    crate::output::print(&report::tests(&gate, &report))?;
     Ok(failed_if(!report.passed()))
 }

@@ -1,7 +1,7 @@
 //! How the gate's results are printed: findings for people (rule id,
 //! file:line, message, the note verbatim) or as JSON lines, and test runs.
 
-use rule_fairy_gate::{Failure, Finding, Gate, ScanReport, Severity, TestReport};
+use rule_fairy_gate::{Failure, Finding, Gate, ScanReport, Severity, TestReport, Unchecked};
 
 fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
@@ -24,6 +24,24 @@ pub(super) fn json_lines(findings: &[Finding]) -> String {
         .collect()
 }
 
+/// `rule-fairy gate: could not check fully: <file>: <reason>` for each file
+/// not judged whole that fails the run; with `allowed`, also those
+/// `:gate :unchecked` lists, marked `(allowed by :gate :unchecked)`.
+pub(super) fn unchecked(files: &[Unchecked], allowed: bool) -> Vec<String> {
+    files
+        .iter()
+        .filter(|u| allowed || !u.allowed)
+        .map(|u| {
+            let mark = if u.allowed {
+                " (allowed by :gate :unchecked)"
+            } else {
+                ""
+            };
+            format!("rule-fairy gate: {u}{mark}")
+        })
+        .collect()
+}
+
 pub(super) fn scan_summary(gate: &Gate, scan: &ScanReport) -> String {
     if gate.rules().is_empty() {
         return "No gate rules in this project (sgconfig.yml, .kairoku/rules, :gate in rule-fairy.edn): nothing to check.".to_string();
@@ -31,8 +49,20 @@ pub(super) fn scan_summary(gate: &Gate, scan: &ScanReport) -> String {
     let count = |s: Severity| scan.findings.iter().filter(|f| f.severity == s).count();
     let errors = count(Severity::Error);
     let others = scan.findings.len() - errors;
+    let failing = scan.unchecked.iter().filter(|u| !u.allowed).count();
+    let allowed = scan.unchecked.len() - failing;
+    let mut tail = String::new();
+    if failing > 0 {
+        tail.push_str(&format!("; {} not checked fully", plural(failing, "file")));
+    }
+    if allowed > 0 {
+        tail.push_str(&format!(
+            "; {} not checked fully, as :gate :unchecked allows",
+            plural(allowed, "file")
+        ));
+    }
     format!(
-        "{}, {} in {} checked against {}.",
+        "{}, {} in {} checked against {}{tail}.",
         plural(errors, "error"),
         plural(others, "other finding"),
         plural(scan.files_scanned, "file"),

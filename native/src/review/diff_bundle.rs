@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use rule_fairy_engine::patch;
 
 use super::artifacts::{Mode, ReviewDir};
-use super::meta::{read_diff_meta, to_json};
+use super::meta::{parse_diff_meta, to_json};
 use super::revision::rules_revision;
 use super::{build_bundle, load_project};
 
@@ -28,21 +28,39 @@ pub(super) fn parse(args: &[String]) -> Result<Option<PathBuf>, String> {
     Ok(patch)
 }
 
+fn not_found(file: &Path) -> String {
+    format!(
+        "Patch not found: {}. Run `review fetch` first, or pass --patch <file>.",
+        file.display()
+    )
+}
+
 pub(super) fn bundle(root: &str, patch_file: Option<PathBuf>) -> Result<String, String> {
     let review = ReviewDir::new(Path::new(root), Mode::Diff);
-    let file = patch_file.unwrap_or_else(|| review.file("patch.diff"));
-    if !file.is_file() {
-        return Err(format!(
-            "Patch not found: {}. Run `review fetch` first, or pass --patch <file>.",
-            file.display()
-        ));
-    }
-    let bytes = std::fs::read(&file).map_err(|e| format!("Cannot read {}: {e}", file.display()))?;
+    let (file, bytes) = match patch_file {
+        Some(file) => {
+            if !file.is_file() {
+                return Err(not_found(&file));
+            }
+            let bytes =
+                std::fs::read(&file).map_err(|e| format!("Cannot read {}: {e}", file.display()))?;
+            (file, bytes)
+        }
+        // The fetched patch, read back only from the review's own
+        // directory, never through a link.
+        None => {
+            let file = review.file("patch.diff");
+            match review.read("patch.diff")? {
+                Some(bytes) => (file, bytes),
+                None => return Err(not_found(&file)),
+            }
+        }
+    };
     let text = patch_text(&file, &bytes)?;
     let meta_file = review.file("meta.json");
-    let meta = match meta_file.is_file() {
-        true => Some(read_diff_meta(&meta_file)?),
-        false => None,
+    let meta = match review.read("meta.json")? {
+        Some(bytes) => Some(parse_diff_meta(&meta_file, &bytes)?),
+        None => None,
     };
     // A bundle from an earlier run must not outlive a failed one: a reader
     // would take it for this run's.

@@ -65,10 +65,9 @@ pub(super) fn to_json<T: Serialize>(meta: &T) -> Vec<u8> {
     json
 }
 
-/// Reads a diff review's `meta.json`.
-pub(super) fn read_diff_meta(file: &Path) -> Result<DiffMeta, String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("Cannot read {}: {e}", file.display()))?;
-    serde_json::from_slice(&bytes).map_err(|e| {
+/// A diff review's `meta.json`, from the bytes read; `file` names it.
+pub(super) fn parse_diff_meta(file: &Path, bytes: &[u8]) -> Result<DiffMeta, String> {
+    serde_json::from_slice(bytes).map_err(|e| {
         format!(
             "{} is not the metadata `review fetch` writes ({e}); run `review fetch` again",
             file.display()

@@ -53,12 +53,15 @@ pub(crate) fn run_plan(args: &ReviewArgs) -> ExitCode {
 
 fn finish(result: Result<String, String>) -> ExitCode {
     match result {
-        Ok(report) => {
-            println!("{report}");
-            ExitCode::SUCCESS
-        }
+        Ok(report) => match crate::output::print_line(&report) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(problem) => {
+                crate::output::warn(format_args!("Error: {problem}"));
+                ExitCode::FAILURE
+            }
+        },
         Err(message) => {
-            eprintln!("Error: {message}");
+            crate::output::warn(format_args!("Error: {message}"));
             ExitCode::FAILURE
         }
     }
@@ -94,8 +97,10 @@ fn clean(args: &[String], mode: Mode, usage: &str) -> Result<String, String> {
         return Err(format!("clean takes no arguments\n{usage}"));
     }
     let review = ReviewDir::new(std::path::Path::new(&root()?), mode);
-    review.clean()?;
-    Ok(format!("Removed {}", review.path().display()))
+    Ok(match review.clean()? {
+        Some(kept) => kept,
+        None => format!("Removed {}", review.path().display()),
+    })
 }
 
 fn load_project(root: &str) -> Result<Project, String> {

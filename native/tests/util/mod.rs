@@ -9,6 +9,8 @@ pub(crate) mod review;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use std::thread;
+use std::time::{Duration, Instant};
 
 pub(crate) use rule_fairy_test_support::{feed, stderr, stdout, Project, Run};
 use serde_json::Value;
@@ -99,4 +101,66 @@ pub(crate) fn launch(project: &Project, launcher: &Path) -> Run {
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
         .env("HOME", project.home())
+}
+
+/// Waits for `child` at most `limit`, reading its output meanwhile. A
+/// child still running then is killed and the test fails, naming `what`:
+/// a hang becomes a failure instead of a test run that never ends.
+pub(crate) fn within(mut child: std::process::Child, limit: Duration, what: &str) -> Output {
+    use std::io::Read;
+    let read = |pipe: Option<Box<dyn Read + Send>>| {
+        thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let out = read(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = read(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?}, so it was killed");
+        }
+        thread::sleep(Duration::from_millis(10));
+    };
+    Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// Makes a FIFO at `path`.
+pub(crate) fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.unwrap().success(), "mkfifo {}", path.display());
+}
+
+/// Sets a file's modification time `by` into the past.
+pub(crate) fn age(path: &Path, by: Duration) {
+    let when = std::time::SystemTime::now() - by;
+    fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_times(fs::FileTimes::new().set_modified(when))
+        .unwrap();
 }

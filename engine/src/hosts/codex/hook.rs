@@ -155,7 +155,7 @@ pub fn decide(
                 // No transcript to count it in: remember the compaction
                 // here, so every delivered rule is due again.
                 if transcript.is_none() {
-                    state.announced_compactions += 1;
+                    state.announce_compaction();
                 }
             }
             let now = transcript.unwrap_or_else(|| state.metrics_without_transcript());

@@ -17,6 +17,15 @@ use crate::hosts::shell::ShellState;
 /// no record (behaviour §5.3).
 pub(crate) const GROWTH_FALLBACK_BYTES: u64 = 2 * 1024 * 1024;
 
+/// The shortest line a compaction record can be (`{"type":"compacted"}`
+/// and its LF): a cursor cannot have counted more compactions than its
+/// bytes hold lines this long.
+const SHORTEST_COMPACTION: u64 = 21;
+
+/// More compactions than any session has: a count above it in a state
+/// file was not written by a hook.
+const MOST_COMPACTIONS: u64 = 1 << 32;
+
 /// What the transcript says about the conversation at one moment.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Metrics {
@@ -76,6 +85,60 @@ pub(crate) fn needs_injection(delivered: Option<&Metrics>, now: Option<&Metrics>
 }
 
 impl SessionState {
+    /// The state as read from a file, its counters checked (behaviour §5.1,
+    /// "Session state"): they are never trusted, since a state file is a
+    /// file anyone can edit. A transcript cursor that counted more
+    /// compactions than its bytes can hold, announced compactions beyond
+    /// [`MOST_COMPACTIONS`], or a delivery recorded at a count not reached
+    /// yet, cannot have been written by a hook: the cursor starts over, the
+    /// announced count from zero, and the records that are not possible
+    /// are dropped (with a bad cursor, all of them), so those rules are
+    /// due again once. Returns the problem found, for a note.
+    pub fn validated(mut self) -> (SessionState, Option<String>) {
+        let mut problems = Vec::new();
+        let scan = self.transcript_scan;
+        if scan.compaction_count > scan.scanned_bytes / SHORTEST_COMPACTION {
+            problems.push(format!(
+                "its transcript cursor counts {} compactions in {} bytes",
+                scan.compaction_count, scan.scanned_bytes
+            ));
+            self.transcript_scan = ScanCursor::default();
+            self.injected.clear();
+        }
+        if self.announced_compactions > MOST_COMPACTIONS {
+            problems.push(format!(
+                "it counts {} announced compactions",
+                self.announced_compactions
+            ));
+            self.announced_compactions = 0;
+        }
+        let reached = self
+            .transcript_scan
+            .compaction_count
+            .max(self.announced_compactions);
+        let before = self.injected.len();
+        self.injected
+            .retain(|_, metrics| metrics.compaction_count <= reached);
+        if self.injected.len() < before {
+            problems.push(format!(
+                "{} rules are recorded at a compaction count above {reached}",
+                before - self.injected.len()
+            ));
+        }
+        let problem = (!problems.is_empty()).then(|| {
+            format!(
+                "counters that no hook could have written ({}); they were reset, and the rules concerned are due again",
+                problems.join("; ")
+            )
+        });
+        (self, problem)
+    }
+
+    /// Counts a compaction `SessionStart` announced (saturating).
+    pub fn announce_compaction(&mut self) {
+        self.announced_compactions = self.announced_compactions.saturating_add(1);
+    }
+
     /// The metrics to decide with when the transcript could not be read:
     /// only the compactions `SessionStart` announced, and no size.
     pub fn metrics_without_transcript(&self) -> Metrics {
@@ -256,6 +319,45 @@ mod tests {
             state.due_in(&selection, Some(&metrics(10, 1))),
             vec!["a.mdc", "m.mdc"]
         );
+    }
+
+    #[test]
+    fn impossible_counters_are_reset_and_never_overflow() {
+        let mut state = SessionState::default();
+        state.record(&["a.mdc"], Some(&metrics(100, 1)));
+        state.record(&["b.mdc"], Some(&metrics(100, u64::MAX)));
+        state.transcript_scan = ScanCursor {
+            scanned_bytes: 100,
+            compaction_count: 1,
+        };
+        let (checked, problem) = state.validated();
+        assert_eq!(checked.injected.keys().collect::<Vec<_>>(), vec!["a.mdc"]);
+        assert!(problem
+            .unwrap()
+            .contains("1 rules are recorded at a compaction count above 1"));
+        let mut forged = SessionState::default();
+        forged.record(&["a.mdc"], Some(&metrics(100, 3)));
+        forged.transcript_scan = ScanCursor {
+            scanned_bytes: 100,
+            compaction_count: u64::MAX,
+        };
+        forged.announced_compactions = u64::MAX;
+        let (mut checked, problem) = forged.validated();
+        assert_eq!(checked.transcript_scan, ScanCursor::default());
+        assert!(checked.injected.is_empty());
+        assert_eq!(checked.announced_compactions, 0);
+        let problem = problem.unwrap();
+        assert!(
+            problem.contains("counts 18446744073709551615 compactions in 100 bytes"),
+            "{problem}"
+        );
+        checked.announced_compactions = u64::MAX;
+        checked.announce_compaction();
+        assert_eq!(checked.announced_compactions, u64::MAX);
+        // A state a hook wrote passes unchanged.
+        let (same, none) = SessionState::default().validated();
+        assert_eq!(same, SessionState::default());
+        assert!(none.is_none());
     }
 
     #[test]

@@ -51,9 +51,12 @@ pub fn advance(cursor: ScanCursor, appended: &[u8]) -> ScanCursor {
         return cursor;
     };
     let complete = &appended[..=last_lf];
+    // Saturating: a cursor read from a state file is not trusted.
     ScanCursor {
-        scanned_bytes: cursor.scanned_bytes + complete.len() as u64,
-        compaction_count: cursor.compaction_count + count_compactions(complete),
+        scanned_bytes: cursor.scanned_bytes.saturating_add(complete.len() as u64),
+        compaction_count: cursor
+            .compaction_count
+            .saturating_add(count_compactions(complete)),
     }
 }
 
