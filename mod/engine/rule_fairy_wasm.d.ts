@@ -36,6 +36,30 @@ export interface ShellReport {
 }
 
 /**
+ * A path stat'ed with its links resolved (the mod passes `$.fs.stat(path,
+ * { resolve: true })` as it comes).
+ */
+export interface HostStat {
+    /**
+     * What it leads to.
+     */
+    kind: HostKind;
+    /**
+     * Its size in bytes.
+     */
+    size?: number;
+    /**
+     * Its modification time, in milliseconds since the Unix epoch.
+     */
+    mtimeMs?: number;
+    /**
+     * Where it really is, links resolved; without it the path counts as
+     * leading nowhere.
+     */
+    realPath?: string | undefined;
+}
+
+/**
  * An edited file placed: `file` absolute and normalised, `probes` the
  * directories whose `.git` entry would place it.
  */
@@ -56,6 +80,33 @@ export interface Error {
  * How bad a finding is; errors sort before warnings.
  */
 export type Severity = "error" | "warning";
+
+/**
+ * One entry of a directory listing, as the host's listing gives it (the
+ * mod passes `$.fs.list`'s entries as they come).
+ */
+export interface HostEntry {
+    /**
+     * The entry's name in its directory.
+     */
+    name: string;
+    /**
+     * What it is, the link itself not followed.
+     */
+    kind: HostKind;
+    /**
+     * Its size in bytes.
+     */
+    size?: number;
+    /**
+     * Its modification time, in milliseconds since the Unix epoch.
+     */
+    mtimeMs?: number;
+    /**
+     * Whether it is a symbolic link: then the walk stats it.
+     */
+    isLink?: boolean;
+}
 
 /**
  * One event answered.
@@ -161,6 +212,25 @@ export interface Finding extends Place {
  * One reason a rule fired; [`describe`](crate::describe) words it.
  */
 export type Reason = { kind: "alwaysApply" } | { kind: "keyword"; keywords: string[] } | { kind: "glob"; glob: string; path: string } | { kind: "fileContains"; pattern: string; path: string };
+
+/**
+ * One round's asks, each list in path order; all empty when the walk
+ * needs nothing more.
+ */
+export interface Asks {
+    /**
+     * Directories to list.
+     */
+    list: string[];
+    /**
+     * Paths to stat, links resolved, with their real paths.
+     */
+    stat: string[];
+    /**
+     * Files to read.
+     */
+    read: string[];
+}
 
 /**
  * One rule the event selects, with why.
@@ -279,6 +349,11 @@ export interface Report {
      */
     findings: Finding[];
 }
+
+/**
+ * What a host says a path is.
+ */
+export type HostKind = "file" | "dir" | "other";
 
 /**
  * What a shell event must gather before it is decided.
@@ -413,6 +488,11 @@ export interface Outcome {
 }
 
 /**
+ * What the walk asks a host to do with a path.
+ */
+export type AskKind = "list" | "stat" | "read";
+
+/**
  * Where a problem sits: a file and, when known, a 1-based line.
  */
 export interface Place {
@@ -424,15 +504,6 @@ export interface Place {
      * 1-based line, `None` when the problem concerns the whole file.
      */
     line?: number;
-}
-
-/**
- * Where rules come from, and how deep below a directory to list.
- */
-export interface RulesSourceAnswer {
-    dirs: string[];
-    extensions: string[];
-    maxDepth: number;
 }
 
 
@@ -464,10 +535,20 @@ export class Workspace {
      */
     editProbes(file: string): EditProbes;
     /**
+     * What `kind` (`"list"`, `"stat"` or `"read"`) asked of `path`
+     * failed; `reason` is the host's error text (the engine reads
+     * `ENOENT` and `ELOOP` in it).
+     */
+    failed(kind: AskKind, path: string, reason: string): void;
+    /**
      * The absolute paths of the documents the rules import; throws when
      * the project does not load.
      */
     importedDocuments(): string[];
+    /**
+     * `dir` listed: `$.fs.list`'s entries as they come.
+     */
+    listed(dir: string, entries: HostEntry[]): void;
     /**
      * Records that `dir` holds a `.git` entry.
      */
@@ -484,28 +565,27 @@ export class Workspace {
      */
     constructor(root: string, real_root: string);
     /**
+     * The next round's `Asks`, all empty once the rules are up to date.
+     */
+    nextAsks(): Asks;
+    /**
      * Puts a document the rules import; the project does not load again.
      */
     putDocument(path: string, bytes: Uint8Array | number[]): void;
     /**
-     * Puts a rule file or the configuration at an absolute path; the
-     * project loads again on its next use.
-     */
-    putFile(path: string, bytes: Uint8Array | number[]): void;
-    /**
-     * A symbolic link at `path` leading to the absolute `target`.
+     * A symbolic link at `path` leading to the absolute `target`, among
+     * the documents.
      */
     putLink(path: string, target: string): void;
     /**
-     * Removes what is at `path`, and everything below it.
+     * `path` read.
+     */
+    readBytes(path: string, bytes: Uint8Array | number[]): void;
+    /**
+     * Removes the document, link or directory at `path`, and everything
+     * below it.
      */
     remove(path: string): void;
-    /**
-     * `{ dirs, extensions, maxDepth }`: where rules come from, per the
-     * configuration put in, and how deep below a directory to list (the
-     * engine's one depth policy); throws the configuration's error.
-     */
-    rulesSource(): RulesSourceAnswer;
     /**
      * Frames of `chars` UTF-16 units, `frames` per delivery (tests).
      */
@@ -514,6 +594,19 @@ export class Workspace {
      * `"off"`, `"start"` or `"check"`: whether a shell event runs git.
      */
     shellPlan(state: string): ShellPlan;
+    /**
+     * Begins bringing the configuration and the rules up to date: the
+     * first `Asks` (directories to list, paths to stat with links
+     * resolved, files to read). Answer each with `listed`, `stated`,
+     * `readBytes` or `failed`, then call `nextAsks`, until it asks
+     * nothing. The engine's walk decides every ask (behaviour §1.2).
+     */
+    startRefresh(): Asks;
+    /**
+     * `path` stat'ed with its links resolved: `$.fs.stat(path, { resolve:
+     * true })` as it comes.
+     */
+    stated(path: string, stat: HostStat): void;
     /**
      * `{ facts, markers, gate }`: the facts some rule tests, the marker
      * files project tags come from, and the paths whose presence means the
@@ -586,17 +679,21 @@ export interface InitOutput {
     readonly workspace_decide: (a: number, b: any) => [number, number, number];
     readonly workspace_documentsDue: (a: number, b: any) => [number, number, number, number];
     readonly workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
+    readonly workspace_failed: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => void;
     readonly workspace_importedDocuments: (a: number) => [number, number, number, number];
+    readonly workspace_listed: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_markCheckout: (a: number, b: number, c: number) => void;
     readonly workspace_mayRead: (a: number, b: number, c: number, d: number, e: number, f: number) => number;
     readonly workspace_new: (a: number, b: number, c: number, d: number) => number;
+    readonly workspace_nextAsks: (a: number) => [number, number, number];
     readonly workspace_putDocument: (a: number, b: number, c: number, d: number, e: number) => void;
-    readonly workspace_putFile: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_putLink: (a: number, b: number, c: number, d: number, e: number) => void;
+    readonly workspace_readBytes: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_remove: (a: number, b: number, c: number) => void;
-    readonly workspace_rulesSource: (a: number) => [number, number, number];
     readonly workspace_setFrameLimits: (a: number, b: number, c: number) => void;
     readonly workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
+    readonly workspace_startRefresh: (a: number) => [number, number, number];
+    readonly workspace_stated: (a: number, b: number, c: number, d: any) => void;
     readonly workspace_wants: (a: number) => [number, number, number];
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;

@@ -34,6 +34,8 @@ export type World = {
   refuse: Map<string, string>;
   /** Paths to answer a read of as gone, though listed. */
   vanishing: Set<string>;
+  /** Paths holding neither a file nor a directory (a FIFO, a device). */
+  fifos: Set<string>;
   /** What the mod logged to the transcript (not the debug log). */
   logs: string[];
   /** Every argv the mod ran. */
@@ -92,6 +94,7 @@ export function world(on: On, files: Record<string, string> = {}): World {
     status: [],
     refuse: new Map(),
     vanishing: new Set(),
+    fifos: new Set(),
     logs: [],
     runs: [],
     reads: [],
@@ -187,6 +190,16 @@ export function world(on: On, files: Record<string, string> = {}): World {
     const real = resolve(e.path);
     if (real === undefined)
       return { deny: `ELOOP: too many symbolic links encountered, stat '${e.path}'` };
+    if (w.fifos.has(real))
+      return {
+        value: {
+          kind: "other" as const,
+          size: 0,
+          mtimeMs: 0,
+          isLink,
+          ...(e.resolve ? { realPath: real } : {}),
+        },
+      };
     const file = w.files.get(real);
     if (file !== undefined) {
       return {
@@ -237,6 +250,16 @@ export function world(on: On, files: Record<string, string> = {}): World {
           size: 0,
           mtimeMs: 0,
           isLink: true,
+        });
+    }
+    for (const fifo of w.fifos) {
+      if (parentOf(fifo) === real)
+        entries.set(fifo, {
+          name: fifo.slice(below.length),
+          kind: "other",
+          size: 0,
+          mtimeMs: 0,
+          isLink: false,
         });
     }
     for (const [path, file] of w.files) {

@@ -103,6 +103,54 @@ fn an_invalid_glob_is_reported_when_reached_and_others_still_fire() {
 }
 
 #[test]
+fn globs_too_large_for_the_matcher_are_check_errors_and_never_panic() {
+    // A branch glob too large for the regex engine panicked `explain` and
+    // `codex prompt` at load (exit 101) while `check` said the project was
+    // clean; 300,000 `*a` passed `check` and failed every event.
+    let p = sample();
+    p.rule(
+        "branchy.mdc",
+        format!(
+            "---\nbranch: feat/{}\nglobs: src/**\n---\n# Branchy",
+            "*a".repeat(100_000)
+        ),
+    )
+    .rule(
+        "huge.mdc",
+        format!("---\nglobs: src/{}\n---\n# Huge", "*a".repeat(300_000)),
+    );
+    let check = p.run(&["check"]);
+    assert_eq!(check.status.code(), Some(1));
+    let report = stdout(&check);
+    assert!(report.contains(".cursor/rules/huge.mdc:2: error: Rule glob is 600004 characters long, over the limit of 4096: src/*a*a"), "{}", &report[..report.len().min(2_000)]);
+    assert!(report.contains(".cursor/rules/branchy.mdc:2: error: The branch glob is not matched as a glob: Rule glob is 200005 characters long"), "{}", &report[..report.len().min(2_000)]);
+    assert!(report.len() < 2_000, "{}", report.len());
+    let prompt = p.run(&["explain", "--prompt", "hello"]);
+    assert_eq!(prompt.status.code(), Some(0), "{}", stderr(&prompt));
+    let path = p.run(&["explain", "--path", "src/a.ts"]);
+    assert_eq!(path.status.code(), Some(1));
+    assert!(stdout(&path).contains("branchy.mdc"), "{}", stdout(&path));
+    let problem = stderr(&path);
+    assert!(
+        problem.contains(".cursor/rules/huge.mdc:2: Rule glob is 600004 characters long"),
+        "{problem}"
+    );
+    assert!(problem.len() < 1_000, "{}", problem.len());
+    let hook = p
+        .command(env!("CARGO_BIN_EXE_rule-fairy"))
+        .args(["codex", "prompt"])
+        .env_remove("RULE_FAIRY_PROJECT_DIR")
+        .stdin(
+            serde_json::json!({"session_id": "s1", "turn_id": "t1", "transcript_path": null,
+                "cwd": "/ignored", "hook_event_name": "UserPromptSubmit", "model": "gpt-5.5",
+                "permission_mode": "bypassPermissions", "prompt": "hi"})
+            .to_string(),
+        )
+        .output();
+    assert_eq!(hook.status.code(), Some(0), "{}", stderr(&hook));
+}
+
+#[test]
 fn a_bad_config_fails_with_file_and_line() {
     let p = sample();
     p.write("rule-fairy.edn", "{:rules\n {:dir [\"x\"]}}");

@@ -242,8 +242,19 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
     fs::write(outside.join("guidance.md"), "# Outside").unwrap();
     fs::create_dir_all(outside.join("rules")).unwrap();
     fs::write(outside.join("rules/o.mdc"), "# O\n").unwrap();
+    // A rule file linked out of the project is not read (behaviour
+    // §1.2), and a bundle without it would be partial.
     repo.link("docs/rules/outside.mdc", outside.join("rules/o.mdc"));
-    assert_eq!(clean(&repo), json!(null), "a rule file linked outside");
+    repo.ok(&["review", "fetch", "--local"]);
+    let refused = repo.run(&["review", "bundle"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains(
+            "outside.mdc: Links outside the project, so it is not read as a rule (the bundle would miss this rule)"
+        ),
+        "{}",
+        stderr(&refused)
+    );
     fs::remove_file(repo.path("docs/rules/outside.mdc")).unwrap();
     // An instruction file linked out of the project is not read
     // (behaviour §0.1), and a bundle without it would be partial.
@@ -271,10 +282,15 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
     repo.git(&["reset", "-q", "--hard", "HEAD~1"]);
     repo.write("src/a.clj", "new\n");
     repo.link(".cursor/rules", outside.join("rules"));
-    assert_eq!(
-        clean(&repo),
-        json!(null),
-        "a rules directory linked outside"
+    repo.ok(&["review", "fetch", "--local"]);
+    let refused = repo.run(&["review", "bundle"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains(
+            ".cursor/rules: Links outside the project, so no rule below it is read (the bundle would miss this rule)"
+        ),
+        "{}",
+        stderr(&refused)
     );
     repo.link(".cursor/rules", "../docs/rules");
     assert_eq!(clean(&repo), true);

@@ -20,3 +20,4 @@ mod review_bundle;
 mod review_fetch;
 mod review_layout;
 mod review_plan;
+mod rule_sources;

@@ -25,8 +25,8 @@ use rule_fairy_engine::session_id_problem;
 use rule_fairy_engine::shell::{candidate_paths, parse_porcelain};
 use rule_fairy_engine::FrameLimits;
 use rule_fairy_engine::Kind;
-use rule_fairy_engine::MAX_DEPTH;
 use rule_fairy_engine::{delivery_failed, failure_summary};
+use rule_fairy_engine::{AskKind, Asks, HostEntry, HostKind, HostStat};
 use serde::Serialize;
 use tsify::Tsify;
 use wasm_bindgen::prelude::*;
@@ -113,21 +113,51 @@ pub struct Workspace {
     inner: ClaudeWorkspace,
 }
 
-/// Where rules come from, and how deep below a directory to list.
-#[derive(Serialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-struct RulesSourceAnswer {
-    dirs: Vec<String>,
-    extensions: Vec<String>,
-    max_depth: usize,
-}
-
 /// An edited file placed: `file` absolute and normalised, `probes` the
 /// directories whose `.git` entry would place it.
 #[derive(Serialize, Tsify)]
 struct EditProbes {
     file: String,
     probes: Vec<String>,
+}
+
+// The host's listings and stats are read field by field, as declared by
+// the engine's `HostEntry` and `HostStat`: smaller than a serde decoder.
+#[wasm_bindgen]
+extern "C" {
+    /// One entry of `$.fs.list`, read as a `HostEntry`.
+    #[wasm_bindgen(typescript_type = "HostEntry")]
+    pub type JsEntry;
+    #[wasm_bindgen(method, getter, structural)]
+    fn name(this: &JsEntry) -> String;
+    #[wasm_bindgen(method, getter, structural)]
+    fn kind(this: &JsEntry) -> String;
+    #[wasm_bindgen(method, getter, structural)]
+    fn size(this: &JsEntry) -> Option<f64>;
+    #[wasm_bindgen(method, getter, structural, js_name = mtimeMs)]
+    fn mtime_ms(this: &JsEntry) -> Option<f64>;
+    #[wasm_bindgen(method, getter, structural, js_name = isLink)]
+    fn is_link(this: &JsEntry) -> Option<bool>;
+
+    /// `$.fs.stat(path, { resolve: true })`, read as a `HostStat`.
+    #[wasm_bindgen(typescript_type = "HostStat")]
+    pub type JsStat;
+    #[wasm_bindgen(method, getter, structural)]
+    fn kind(this: &JsStat) -> String;
+    #[wasm_bindgen(method, getter, structural)]
+    fn size(this: &JsStat) -> Option<f64>;
+    #[wasm_bindgen(method, getter, structural, js_name = mtimeMs)]
+    fn mtime_ms(this: &JsStat) -> Option<f64>;
+    #[wasm_bindgen(method, getter, structural, js_name = realPath)]
+    fn real_path(this: &JsStat) -> Option<String>;
+}
+
+fn host_kind(kind: &str) -> HostKind {
+    match kind {
+        "file" => HostKind::File,
+        "dir" => HostKind::Dir,
+        _ => HostKind::Other,
+    }
 }
 
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
@@ -157,11 +187,72 @@ impl Workspace {
         });
     }
 
-    /// Puts a rule file or the configuration at an absolute path; the
-    /// project loads again on its next use.
-    #[wasm_bindgen(js_name = putFile)]
-    pub fn put_file(&mut self, path: &str, bytes: &[u8]) {
-        self.inner.put_file(path, bytes);
+    /// Begins bringing the configuration and the rules up to date: the
+    /// first `Asks` (directories to list, paths to stat with links
+    /// resolved, files to read). Answer each with `listed`, `stated`,
+    /// `readBytes` or `failed`, then call `nextAsks`, until it asks
+    /// nothing. The engine's walk decides every ask (behaviour §1.2).
+    #[wasm_bindgen(js_name = startRefresh, unchecked_return_type = "Asks")]
+    pub fn start_refresh(&mut self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.start_refresh())
+    }
+
+    /// The next round's `Asks`, all empty once the rules are up to date.
+    #[wasm_bindgen(js_name = nextAsks, unchecked_return_type = "Asks")]
+    pub fn next_asks(&mut self) -> Result<JsValue, JsError> {
+        to_js::<Asks>(&self.inner.next_asks())
+    }
+
+    /// `dir` listed: `$.fs.list`'s entries as they come.
+    pub fn listed(&mut self, dir: &str, entries: Vec<JsEntry>) {
+        let entries = entries
+            .iter()
+            .map(|entry| HostEntry {
+                name: entry.name(),
+                kind: host_kind(&entry.kind()),
+                size: entry.size().unwrap_or(0.0),
+                mtime_ms: entry.mtime_ms().unwrap_or(0.0),
+                is_link: entry.is_link().unwrap_or(false),
+            })
+            .collect();
+        self.inner.listed(dir, entries);
+    }
+
+    /// `path` stat'ed with its links resolved: `$.fs.stat(path, { resolve:
+    /// true })` as it comes.
+    pub fn stated(&mut self, path: &str, stat: &JsStat) {
+        self.inner.stated(
+            path,
+            HostStat {
+                kind: host_kind(&stat.kind()),
+                size: stat.size().unwrap_or(0.0),
+                mtime_ms: stat.mtime_ms().unwrap_or(0.0),
+                real_path: stat.real_path(),
+            },
+        );
+    }
+
+    /// `path` read.
+    #[wasm_bindgen(js_name = readBytes)]
+    pub fn read_bytes(&mut self, path: &str, bytes: &[u8]) {
+        self.inner.read_bytes(path, bytes);
+    }
+
+    /// What `kind` (`"list"`, `"stat"` or `"read"`) asked of `path`
+    /// failed; `reason` is the host's error text (the engine reads
+    /// `ENOENT` and `ELOOP` in it).
+    pub fn failed(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "AskKind")] kind: &str,
+        path: &str,
+        reason: &str,
+    ) {
+        let kind = match kind {
+            "list" => AskKind::List,
+            "stat" => AskKind::Stat,
+            _ => AskKind::Read,
+        };
+        self.inner.failed(kind, path, reason);
     }
 
     /// Puts a document the rules import; the project does not load again.
@@ -170,13 +261,15 @@ impl Workspace {
         self.inner.put_document(path, bytes);
     }
 
-    /// A symbolic link at `path` leading to the absolute `target`.
+    /// A symbolic link at `path` leading to the absolute `target`, among
+    /// the documents.
     #[wasm_bindgen(js_name = putLink)]
     pub fn put_link(&mut self, path: &str, target: &str) {
         self.inner.put_link(path, target);
     }
 
-    /// Removes what is at `path`, and everything below it.
+    /// Removes the document, link or directory at `path`, and everything
+    /// below it.
     pub fn remove(&mut self, path: &str) {
         self.inner.remove(path);
     }
@@ -185,22 +278,6 @@ impl Workspace {
     #[wasm_bindgen(js_name = markCheckout)]
     pub fn mark_checkout(&mut self, dir: &str) {
         self.inner.mark_checkout(dir);
-    }
-
-    /// `{ dirs, extensions, maxDepth }`: where rules come from, per the
-    /// configuration put in, and how deep below a directory to list (the
-    /// engine's one depth policy); throws the configuration's error.
-    #[wasm_bindgen(js_name = rulesSource, unchecked_return_type = "RulesSourceAnswer")]
-    pub fn rules_source(&mut self) -> Result<JsValue, JsError> {
-        let source = self
-            .inner
-            .rules_source()
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        to_js(&RulesSourceAnswer {
-            dirs: source.dirs,
-            extensions: source.extensions,
-            max_depth: MAX_DEPTH,
-        })
     }
 
     /// The absolute paths of the documents the rules import; throws when

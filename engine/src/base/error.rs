@@ -106,6 +106,12 @@ pub enum ErrorKind {
     RuleDirsValue,
     /// `:rules :extensions` is not a non-empty vector of extensions.
     RuleExtensionsValue,
+    /// A `:rules :dirs` entry names a directory outside the project
+    /// (absolute and elsewhere, or climbing out with `..`).
+    RuleDirOutsideProject {
+        /// The directory as written.
+        dir: String,
+    },
     /// `:formats` is not a vector; `known` are the format keywords, like
     /// `:claude`.
     FormatsValue {
@@ -156,6 +162,15 @@ pub enum ErrorKind {
         /// The file system's description of the failure.
         reason: String,
     },
+    /// A rule file or rules directory that is a symbolic link leading
+    /// outside the project (and the checkout holding it).
+    RuleLinksOutside {
+        /// Whether it is a directory, so nothing below it is read.
+        dir: bool,
+    },
+    /// A rule-named entry that is not a regular file (a FIFO, socket or
+    /// device): never opened.
+    RuleNotRegular,
     /// Rule names found in more than one rules directory.
     DuplicateRuleNames {
         /// The names found twice, each relative to its rules directory.
@@ -184,6 +199,21 @@ pub enum ErrorKind {
     InvalidGlob {
         /// The glob in its normalised form.
         glob: String,
+    },
+    /// A glob longer than the glob limit (behaviour §2.2): refused before
+    /// it is compiled, so no glob can blow up the matcher.
+    GlobTooLong {
+        /// The glob's first characters, as the message quotes them.
+        start: String,
+        /// The glob's length in characters.
+        chars: usize,
+        /// The limit, in characters.
+        limit: usize,
+    },
+    /// A glob whose matcher the regex engine refuses (over its size limit).
+    GlobTooComplex {
+        /// The glob's first characters, as the message quotes them.
+        start: String,
     },
     /// A `fileContains` pattern that does not compile, and why.
     InvalidContentPattern {
@@ -334,6 +364,10 @@ impl fmt::Display for ErrorKind {
             RuleDirsValue => f.write_str(
                 ":rules :dirs in rule-fairy.edn must be a non-empty vector of directory paths",
             ),
+            RuleDirOutsideProject { dir } => write!(
+                f,
+                ":rules :dirs in rule-fairy.edn names a directory outside the project: {dir}"
+            ),
             RuleExtensionsValue => f.write_str(
                 ":rules :extensions in rule-fairy.edn must be a non-empty vector of extensions with a leading dot, like [\".mdc\"]",
             ),
@@ -364,6 +398,15 @@ impl fmt::Display for ErrorKind {
             ImportNotUtf8 { import, error } => write!(f, "Rule import {import} is {error}"),
             InstructionNotUtf8 { file, error } => write!(f, "Instruction file {file} is {error}"),
             CannotReadRule { reason } => write!(f, "Cannot read the rule file: {reason}"),
+            RuleLinksOutside { dir: true } => f.write_str(
+                "Links outside the project, so no rule below it is read",
+            ),
+            RuleLinksOutside { dir: false } => {
+                f.write_str("Links outside the project, so it is not read as a rule")
+            }
+            RuleNotRegular => f.write_str(
+                "Not a regular file (a FIFO, socket or device), so it is not read as a rule",
+            ),
             DuplicateRuleNames { names } => write!(
                 f,
                 "Rule names defined in more than one rules directory: {}",
@@ -375,6 +418,18 @@ impl fmt::Display for ErrorKind {
             }
             RuleLeftOut { problem } => f.write_str(problem),
             InvalidGlob { glob } => write!(f, "Invalid rule glob: {glob}"),
+            GlobTooLong {
+                start,
+                chars,
+                limit,
+            } => write!(
+                f,
+                "Rule glob is {chars} characters long, over the limit of {limit}: {start}..."
+            ),
+            GlobTooComplex { start } => write!(
+                f,
+                "Rule glob is too complex to match (its matcher is over the size limit): {start}..."
+            ),
             InvalidContentPattern { pattern, why } => {
                 write!(f, "Invalid fileContains pattern: {pattern} ({why})")
             }

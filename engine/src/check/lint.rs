@@ -2,7 +2,7 @@
 //! rule (in Cursor's dialect above all) and condition values that can never
 //! hold, each with its line and what to write instead.
 
-use crate::base::error::Place;
+use crate::base::error::{ErrorKind, Place};
 use crate::base::finding::Finding;
 use crate::config::formats::Format;
 use crate::matching::conditions::compile_pattern;
@@ -208,6 +208,28 @@ fn lint_conditions(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec<
             );
         }
     }
+    if let Some(field) = fm.get("branch") {
+        for value in field.value.items() {
+            let value = unquote(&value);
+            if !value.contains(['*', '?', '[', '{']) {
+                continue;
+            }
+            if let Err(e) = glob::compile_matcher(value, true) {
+                if matches!(
+                    e.kind,
+                    ErrorKind::GlobTooLong { .. } | ErrorKind::GlobTooComplex { .. }
+                ) {
+                    out.push(
+                        Finding::error(
+                            at(field.line),
+                            format!("The branch glob is not matched as a glob: {}", e.message()),
+                        )
+                        .with_hint("write a shorter branch glob"),
+                    );
+                }
+            }
+        }
+    }
     if let Some(field) = fm.get("project") {
         for tag in field
             .value
@@ -398,9 +420,17 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
     match &field.value {
         FieldValue::Text(text) => {
             if let Some(expanded) = split_brace_globs(text) {
+                let line = quoted_excerpt(text.trim());
+                let hint = match expanded {
+                    Some(globs) => format!("write each glob out: `{}: {}`", field.key, globs.join(", ")),
+                    None => format!(
+                        "write the globs out, or use a list, where braces alternate: `{}: [\"src/**/*.{{ts,tsx}}\"]` (the braces here stand for more than {BRACE_HINT_GLOBS} globs)",
+                        field.key
+                    ),
+                };
                 out.push(
-                    Finding::error(place(), format!("`{}` is split at the comma inside its braces, so none of its parts match", text.trim()))
-                        .with_hint(format!("write each glob out: `{}: {}`", field.key, expanded.join(", "))),
+                    Finding::error(place(), format!("`{line}` is split at the comma inside its braces, so none of its parts match"))
+                        .with_hint(hint),
                 );
                 return;
             }
@@ -427,12 +457,14 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
             continue;
         }
         let pattern = crate::base::paths::normalize_for_match(&item);
-        if let Err(e) = glob::compile(&pattern, from_sequence) {
-            out.push(
-                Finding::error(place(), e.message()).with_hint(
-                    "close every `[` with `]`, and write ranges low to high, like `[a-z]`",
-                ),
-            );
+        if let Err(e) = glob::compile_matcher(&pattern, from_sequence) {
+            let hint = match e.kind {
+                ErrorKind::GlobTooLong { .. } | ErrorKind::GlobTooComplex { .. } => {
+                    "write shorter globs: several short ones match what one long one does"
+                }
+                _ => "close every `[` with `]`, and write ranges low to high, like `[a-z]`",
+            };
+            out.push(Finding::error(place(), e.message()).with_hint(hint));
             continue;
         }
         if pattern.starts_with('!') {
@@ -474,9 +506,28 @@ fn lint_terms(field: &Field, place: Place, out: &mut Vec<Finding>) {
     }
 }
 
+/// The most globs the brace hint writes out; past it the hint says so
+/// instead, since every brace group doubles them (22 groups are four
+/// million globs).
+const BRACE_HINT_GLOBS: usize = 64;
+
+/// The characters of a field a finding quotes; the rest is `...`.
+const QUOTED_CHARS: usize = 200;
+
+/// A field's text as a finding quotes it: at most [`QUOTED_CHARS`].
+fn quoted_excerpt(text: &str) -> String {
+    if text.chars().count() <= QUOTED_CHARS {
+        return text.to_string();
+    }
+    let start: String = text.chars().take(QUOTED_CHARS).collect();
+    format!("{start}...")
+}
+
 /// When a comma-separated line splits a brace group like `src/{a,b}.clj`,
-/// the globs the author meant, written out.
-fn split_brace_globs(text: &str) -> Option<Vec<String>> {
+/// the globs the author meant, written out: `Some(None)` when they are
+/// more than [`BRACE_HINT_GLOBS`] (or the line is longer than a glob may
+/// be), so the hint stays short and is found at once.
+fn split_brace_globs(text: &str) -> Option<Option<Vec<String>>> {
     let mut depth = 0i32;
     let mut comma_inside = false;
     for c in text.chars() {
@@ -490,11 +541,17 @@ fn split_brace_globs(text: &str) -> Option<Vec<String>> {
     if !comma_inside {
         return None;
     }
-    let mut items = Vec::new();
-    for item in split_outside_braces(text) {
-        items.extend(expand_braces(item.trim()));
+    if text.chars().count() > glob::MAX_GLOB_CHARS {
+        return Some(None);
     }
-    Some(items.into_iter().filter(|s| !s.is_empty()).collect())
+    let mut items = Vec::new();
+    let mut budget = BRACE_HINT_GLOBS;
+    for item in split_outside_braces(text) {
+        if !expand_braces(item.trim(), &mut budget, &mut items) {
+            return Some(None);
+        }
+    }
+    Some(Some(items.into_iter().filter(|s| !s.is_empty()).collect()))
 }
 
 fn split_outside_braces(text: &str) -> Vec<&str> {
@@ -514,10 +571,18 @@ fn split_outside_braces(text: &str) -> Vec<&str> {
     parts
 }
 
-/// Expands the first brace group, recursively; unbalanced text stays as is.
-fn expand_braces(glob: &str) -> Vec<String> {
+/// Expands the first brace group, recursively, into `out`; unbalanced text
+/// stays as is. Each glob written out spends one of `budget`; false, and
+/// the expansion stops, when it runs out, so the work is bounded by the
+/// budget times the line's length however many groups the line holds.
+fn expand_braces(glob: &str, budget: &mut usize, out: &mut Vec<String>) -> bool {
     let Some(open) = glob.find('{') else {
-        return vec![glob.to_string()];
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        out.push(glob.to_string());
+        return true;
     };
     let mut depth = 0;
     let close = glob[open..].char_indices().find_map(|(i, c)| {
@@ -529,13 +594,17 @@ fn expand_braces(glob: &str) -> Vec<String> {
         (depth == 0).then_some(open + i)
     });
     let Some(close) = close else {
-        return vec![glob.to_string()];
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        out.push(glob.to_string());
+        return true;
     };
     let (head, inner, tail) = (&glob[..open], &glob[open + 1..close], &glob[close + 1..]);
     split_outside_braces(inner)
         .into_iter()
-        .flat_map(|alt| expand_braces(&format!("{head}{alt}{tail}")))
-        .collect()
+        .all(|alt| expand_braces(&format!("{head}{alt}{tail}"), budget, out))
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -624,9 +693,58 @@ mod tests {
             found[0].3.as_deref(),
             Some("write each glob out: `globs: src/a.clj, src/b.clj, lib/**`")
         );
+        let (mut budget, mut out) = (BRACE_HINT_GLOBS, Vec::new());
+        assert!(expand_braces("a/{b,c{d,e}}/f", &mut budget, &mut out));
+        assert_eq!(out, vec!["a/b/f", "a/cd/f", "a/ce/f"]);
+        assert_eq!(budget, BRACE_HINT_GLOBS - 3);
+    }
+
+    #[test]
+    fn a_brace_hint_of_many_groups_is_capped_and_found_at_once() {
+        // Twenty-two groups stand for four million globs: the hint wrote
+        // every one out (13 s, 622 MB, 130 MB printed). Now it stops at
+        // the cap and says so, in a short finding.
+        let line = "{a,b}".repeat(22);
+        let started = std::time::Instant::now();
+        let found = lint(&format!("---\nglobs: src/{line}.ts, lib/**\n---\nBody"));
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+        assert_eq!(found[0].0, Severity::Error);
+        let hint = found[0].3.as_deref().unwrap();
+        assert!(hint.contains("more than 64 globs"), "{hint}");
+        assert!(hint.len() < 300, "{hint}");
+        assert!(found[0].2.len() < 400, "{}", found[0].2);
+        // Within the cap, the globs are still written out.
+        let few = lint("---\nglobs: src/{a,b}/{c,d}.ts\n---\nBody");
         assert_eq!(
-            expand_braces("a/{b,c{d,e}}/f"),
-            vec!["a/b/f", "a/cd/f", "a/ce/f"]
+            few[0].3.as_deref(),
+            Some("write each glob out: `globs: src/a/c.ts, src/a/d.ts, src/b/c.ts, src/b/d.ts`")
+        );
+    }
+
+    #[test]
+    fn globs_over_the_limit_are_errors_naming_the_line() {
+        // 300,000 `*a` passed `check` and failed at every event.
+        let long = format!("src/{}", "*a".repeat(300_000));
+        let found = errors(&format!("---\ndescription: x\nglobs: {long}\n---\nBody"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, 3);
+        assert!(
+            found[0].1.starts_with(
+                "Rule glob is 600004 characters long, over the limit of 4096: src/*a*a"
+            ),
+            "{}",
+            found[0].1
+        );
+        assert!(found[0].1.len() < 200);
+        // A branch glob too large for the regex engine (it panicked every
+        // event at load) is reported too.
+        let branch = format!("feat/{}", "*a".repeat(100_000));
+        let found = errors(&format!("---\nbranch: {branch}\nglobs: src/**\n---\nBody"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].1.contains("over the limit of 4096"),
+            "{}",
+            found[0].1
         );
     }
 

@@ -145,6 +145,19 @@ fn strings(value: &Edn, non_empty: bool, valid: impl Fn(&str) -> bool) -> Option
         .collect()
 }
 
+/// Whether `dir`, as configured, names the project root or a directory
+/// below it, lexically: joined to the root and normalised, it keeps the
+/// root as its base. Links are the walk's to judge (behaviour §1.2).
+fn within(root: &str, dir: &str) -> bool {
+    let root = paths::normalize_lexically(root);
+    let joined = paths::normalize_lexically(&paths::join(&root, dir));
+    let escapes = |path: &str| path == ".." || path.starts_with("../");
+    if root == "." {
+        return !paths::is_absolute(&joined) && !escapes(&joined);
+    }
+    paths::strip_base(&joined, &root).is_some()
+}
+
 fn is_extension(ext: &str) -> bool {
     ext.len() > 1 && ext.starts_with('.') && ext[1..].chars().all(|c| c.is_ascii_alphanumeric())
 }
@@ -245,6 +258,18 @@ impl Config {
             if let Some(value) = lookup(entries, "dirs") {
                 dirs = strings(value, true, |s| !s.is_empty())
                     .ok_or_else(|| at(&self.file, value.line, ErrorKind::RuleDirsValue))?;
+                // Rule sources stay inside the project (behaviour §1.1):
+                // the line is the offending entry's own.
+                let items = value.value.as_sequential().unwrap_or_default();
+                for (dir, item) in dirs.iter().zip(items) {
+                    if !within(root, dir) {
+                        return Err(at(
+                            &self.file,
+                            item.line,
+                            ErrorKind::RuleDirOutsideProject { dir: dir.clone() },
+                        ));
+                    }
+                }
             }
             if let Some(value) = lookup(entries, "extensions") {
                 extensions = strings(value, true, is_extension)
@@ -440,14 +465,45 @@ mod tests {
     #[test]
     fn configured_dirs_resolve_against_the_root() {
         let config = Config::parse(
-            "{:rules {:dirs [\"docs/rules\" \"/abs/elsewhere\"] :extensions [\".md\" \".mdc\"]}}",
+            "{:rules {:dirs [\"docs/rules\" \"/p/abs/elsewhere\"] :extensions [\".md\" \".mdc\"]}}",
         )
         .unwrap();
         let source = config.rules_source("/p").unwrap();
-        assert_eq!(source.dirs, vec!["/p/docs/rules", "/abs/elsewhere"]);
+        assert_eq!(source.dirs, vec!["/p/docs/rules", "/p/abs/elsewhere"]);
         assert_eq!(source.extensions, vec![".md", ".mdc"]);
         let lexical = Config::parse("{:rules {:dirs [\"./a/../b\"]}}").unwrap();
         assert_eq!(lexical.rules_source("/p").unwrap().dirs, vec!["/p/b"]);
+    }
+
+    #[test]
+    fn a_rules_directory_outside_the_project_is_an_error_at_its_line() {
+        // issue 20: `{:rules {:dirs ["/"]}}` walked the whole file system.
+        for (dir, root) in [
+            ("/", "/p"),
+            ("../shared", "/p"),
+            ("/etc/rules", "/p"),
+            ("/pp", "/p"),
+            ("a/../../b", "/p"),
+            ("..", "."),
+            ("/abs", "."),
+        ] {
+            let text = format!("{{:rules\n {{:dirs [\".cursor/rules\"\n         \"{dir}\"]}}}}");
+            let config = Config::parse_file(&text, "/p/rule-fairy.edn").unwrap();
+            let error = config.rules_source(root).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!("/p/rule-fairy.edn:3: :rules :dirs in rule-fairy.edn names a directory outside the project: {dir}"),
+                "{dir} under {root}"
+            );
+            assert!(!config.validate(root).is_empty(), "check reports it");
+        }
+        for inside in [".", "./a/../b", "/p", "/p/x"] {
+            let text = format!("{{:rules {{:dirs [\"{inside}\"]}}}}");
+            assert!(
+                Config::parse(&text).unwrap().rules_source("/p").is_ok(),
+                "{inside}"
+            );
+        }
     }
 
     #[test]

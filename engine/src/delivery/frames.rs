@@ -10,6 +10,7 @@
 //! in order. The original packs largest first; we fall back to that only
 //! when the ordered packings need more frames than a delivery carries.
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 
 use sha2::{Digest, Sha256};
@@ -98,7 +99,18 @@ pub(crate) fn build_frames(
     // any empty frame.
     let mut pieces = Vec::new();
     for block in blocks {
-        pieces.extend(split_block(block, first_limit)?);
+        // A heading names a rule or a file: kept on its line, so a name
+        // holding a line break cannot start a line of its own.
+        match labels::line_safe(&block.heading) {
+            Cow::Borrowed(_) => pieces.extend(split_block(block, first_limit)?),
+            Cow::Owned(heading) => {
+                let safe = Block {
+                    heading,
+                    ..block.clone()
+                };
+                pieces.extend(split_block(&safe, first_limit)?);
+            }
+        }
     }
     let lengths: Vec<usize> = pieces.iter().map(|piece| utf16_len(piece)).collect();
     let bins = Bins {

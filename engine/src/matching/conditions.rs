@@ -71,7 +71,7 @@ pub struct Outcome {
 #[derive(Debug, Clone)]
 enum BranchPattern {
     Exact(String),
-    Glob(String, globset::GlobMatcher),
+    Glob(String, globset::GlobSet),
 }
 
 /// A rule's conditions compiled for matching: branch globs built once per
@@ -90,12 +90,17 @@ impl Compiled {
             .values
             .iter()
             .map(|pattern| {
-                let glob = pattern.contains(['*', '?', '[', '{']).then(|| {
+                let is_glob = pattern.contains(['*', '?', '[', '{'])
+                    && pattern.chars().count() <= crate::matching::glob::MAX_GLOB_CHARS;
+                let glob = is_glob.then(|| {
+                    // Built as a set: a glob whose regex is too large is then
+                    // an error (the value matches as written) where
+                    // `compile_matcher` would panic.
                     globset::GlobBuilder::new(pattern)
                         .literal_separator(true)
                         .build()
                         .ok()
-                        .map(|g| g.compile_matcher())
+                        .and_then(|g| globset::GlobSetBuilder::new().add(g).build().ok())
                 });
                 match glob.flatten() {
                     Some(matcher) => BranchPattern::Glob(pattern.clone(), matcher),

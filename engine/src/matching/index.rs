@@ -8,6 +8,8 @@
 //! `fileContains` and the facts, and selects only rules for which a path
 //! condition held, so a rule is delivered for the path that reached it.
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use crate::base::error::{Error, ErrorKind, Place};
@@ -89,18 +91,35 @@ pub struct PathMatch {
 impl PathMatch {
     /// The paths that selected the rule, in event order, each once.
     pub fn paths(&self) -> Vec<&str> {
-        let mut paths: Vec<&str> = Vec::new();
-        for path in self
-            .hits
+        self.places().into_iter().map(|(_, path)| path).collect()
+    }
+
+    /// [`PathMatch::paths`] with each path's place among the event's
+    /// paths. Matching visits each distinct path once, in order, so the
+    /// glob hits and the content hits are each in ascending places: one
+    /// merge gives the paths, with no search.
+    pub(crate) fn places(&self) -> Vec<(usize, &str)> {
+        let mut out = Vec::with_capacity(self.hits.len().max(self.contents.len()));
+        let mut globs = self.hits.iter().map(|h| (h.at, h.path.as_str())).peekable();
+        let mut contents = self
+            .contents
             .iter()
-            .map(|h| h.path.as_str())
-            .chain(self.contents.iter().map(|h| h.path.as_str()))
-        {
-            if !paths.contains(&path) {
-                paths.push(path);
-            }
+            .map(|h| (h.at, h.path.as_str()))
+            .peekable();
+        loop {
+            let next = match (globs.peek(), contents.peek()) {
+                (Some(g), Some(c)) if g.0 == c.0 => {
+                    contents.next();
+                    globs.next()
+                }
+                (Some(g), Some(c)) if g.0 < c.0 => globs.next(),
+                (Some(_) | None, Some(_)) => contents.next(),
+                (Some(_), None) => globs.next(),
+                (None, None) => break,
+            };
+            out.extend(next);
         }
-        paths
+        out
     }
 }
 
@@ -108,12 +127,18 @@ impl PathMatch {
 pub struct GlobHit {
     pub glob: String,
     pub path: String,
+    /// The path's place among the paths the event matched.
+    #[serde(skip)]
+    pub(crate) at: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ContentHit {
     pub pattern: String,
     pub path: String,
+    /// The path's place among the paths the event matched.
+    #[serde(skip)]
+    pub(crate) at: usize,
 }
 
 /// The rules a set of paths selects, and the invalid globs the matching
@@ -296,50 +321,84 @@ impl RuleIndex {
     ) -> PathMatches {
         let mut result = PathMatches::default();
         let mut slot: Vec<Option<usize>> = vec![None; self.entries.len()];
-        let report = |errors: &mut Vec<Error>, error: &Error| {
-            if !errors.contains(error) {
-                errors.push(error.clone());
-            }
-        };
+        // Each invalid glob or pattern is reported once per event; a flag per
+        // rule keeps that check constant whatever the number of paths.
+        let mut glob_reported = vec![false; self.entries.len()];
+        let with_invalid: Vec<usize> = (0..self.entries.len())
+            .filter(|&i| self.entries[i].first_invalid.is_some())
+            .collect();
+        let mut any_path = false;
+        // A path named twice selects what it selected the first time.
+        let mut seen: HashSet<String> = HashSet::with_capacity(paths.len());
         for (path_index, path) in paths.iter().enumerate() {
             let path = paths::normalize_for_match(path.as_ref());
-            if path.is_empty() {
+            if path.is_empty() || !seen.insert(path.clone()) {
                 continue;
             }
             let content = contents
                 .and_then(|c| c.get(path_index))
                 .and_then(|c| c.as_deref());
+            // The rules this path reaches, in name order: those with a
+            // matching glob, a matching content pattern or an invalid glob.
+            // Every other rule cannot fire on it and is not looked at.
             let first = self.first_globs(&path, &mut result.errors);
+            if !any_path {
+                // An invalid `fileContains` pattern is reported once, for
+                // any event with a path.
+                for (rule, pattern, why) in &self.contents.invalid {
+                    let entry = &self.entries[*rule];
+                    let line = entry.conditions.conditions.file_contains.line;
+                    let kind = ErrorKind::InvalidContentPattern {
+                        pattern: pattern.clone(),
+                        why: why.clone(),
+                    };
+                    let error = Error::at(Place::line(&entry.path, line), kind);
+                    if !result.errors.contains(&error) {
+                        result.errors.push(error);
+                    }
+                }
+            }
+            any_path = true;
             // One scan of the file for every rule's patterns.
             let content_first = match content {
                 Some(content) if !self.contents.is_empty() => {
                     self.contents.first_matches(content, self.entries.len())
                 }
-                _ => vec![None; self.entries.len()],
+                _ => Vec::new(),
             };
-            for (rule, pattern, why) in &self.contents.invalid {
-                let entry = &self.entries[*rule];
-                let line = entry.conditions.conditions.file_contains.line;
-                let kind = ErrorKind::InvalidContentPattern {
-                    pattern: pattern.clone(),
-                    why: why.clone(),
-                };
-                report(
-                    &mut result.errors,
-                    &Error::at(Place::line(&entry.path, line), kind),
-                );
-            }
-            for (index, entry) in self.entries.iter().enumerate() {
-                let mut glob_held = first[index];
+            let mut reached: Vec<usize> = first.iter().map(|&(entry, _)| entry).collect();
+            reached.extend(
+                content_first
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, hit)| hit.map(|_| i)),
+            );
+            reached.extend_from_slice(&with_invalid);
+            reached.sort_unstable();
+            reached.dedup();
+            for index in reached {
+                let entry = &self.entries[index];
+                let mut glob_held = first
+                    .binary_search_by_key(&index, |&(entry, _)| entry)
+                    .ok()
+                    .map(|at| first[at].1);
                 // The original tries globs in order and fails on the first
                 // invalid one it reaches before a match.
                 if let Some((invalid_at, error)) = &entry.first_invalid {
                     if glob_held.is_none_or(|p| p > *invalid_at) {
-                        report(&mut result.errors, error);
+                        if !glob_reported[index] {
+                            glob_reported[index] = true;
+                            if !result.errors.contains(error) {
+                                result.errors.push(error.clone());
+                            }
+                        }
                         glob_held = None;
                     }
                 }
-                let content_held = content_first[index]
+                let content_held = content_first
+                    .get(index)
+                    .copied()
+                    .flatten()
                     .map(|p| entry.conditions.conditions.file_contains.values[p].as_str());
                 if glob_held.is_none() && content_held.is_none() {
                     continue;
@@ -361,12 +420,14 @@ impl RuleIndex {
                     result.rules[at].hits.push(GlobHit {
                         glob: entry.globs[position].pattern.clone(),
                         path: path.clone(),
+                        at: path_index,
                     });
                 }
                 if let Some(pattern) = content_held {
                     result.rules[at].contents.push(ContentHit {
                         pattern: pattern.to_string(),
                         path: path.clone(),
+                        at: path_index,
                     });
                 }
             }
@@ -374,15 +435,17 @@ impl RuleIndex {
         result
     }
 
-    /// For each rule, the position of its first glob (in declaration
-    /// order) that matches the path.
-    fn first_globs(&self, path: &str, errors: &mut Vec<Error>) -> Vec<Option<usize>> {
-        let mut first: Vec<Option<usize>> = vec![None; self.entries.len()];
+    /// For each rule a glob of which matches the path, ascending by rule:
+    /// the rule and the position of its first matching glob (in
+    /// declaration order).
+    fn first_globs(&self, path: &str, errors: &mut Vec<Error>) -> Vec<(usize, usize)> {
+        let mut first: Vec<(usize, usize)> = Vec::new();
         let (matched, uncompiled) = self.globs.matches(path);
         for glob_id in matched {
             let (entry, position) = self.owners[glob_id];
-            if first[entry].is_none_or(|p| position < p) {
-                first[entry] = Some(position);
+            match first.last_mut() {
+                Some(last) if last.0 == entry => last.1 = last.1.min(position),
+                _ => first.push((entry, position)),
             }
         }
         // A glob the regex engine refused (too large) is as invalid as a
@@ -392,8 +455,8 @@ impl RuleIndex {
             let (rule, spec) = (&self.entries[entry], &self.entries[entry].globs[position]);
             let error = Error::at(
                 Place::line(&rule.path, spec.line),
-                ErrorKind::InvalidGlob {
-                    glob: spec.pattern.clone(),
+                ErrorKind::GlobTooComplex {
+                    start: glob::excerpt(&spec.pattern),
                 },
             );
             if !errors.contains(&error) {
@@ -576,11 +639,13 @@ mod tests {
             vec![
                 GlobHit {
                     glob: "old/**".into(),
-                    path: "old/a.clj".into()
+                    path: "old/a.clj".into(),
+                    at: 0
                 },
                 GlobHit {
                     glob: "new/**".into(),
-                    path: "new/a.clj".into()
+                    path: "new/a.clj".into(),
+                    at: 1
                 }
             ]
         );

@@ -32,14 +32,20 @@ impl Project {
         let config = Config::load(fs, root)?;
         let source = config.rules_source(root)?;
         let rules = RuleSet::load(fs, &source)?;
+        Ok(Project::from_rules(root, config, source, rules))
+    }
+
+    /// A project from its parts, loaded elsewhere (a host's walk in
+    /// steps); builds the index.
+    pub fn from_rules(root: &str, config: Config, source: RulesSource, rules: RuleSet) -> Project {
         let index = RuleIndex::build(&rules.rules);
-        Ok(Project {
+        Project {
             root: root.to_string(),
             config,
             source,
             rules,
             index,
-        })
+        }
     }
 }
 

@@ -3,6 +3,47 @@
 //! adapters' tests and people reading a transcript all match on them, so
 //! every label is built here and nowhere else.
 
+use std::borrow::Cow;
+
+/// Text from outside the engine (a path, a rule name, a keyword, a glob, a
+/// message) as a label line carries it (behaviour §4.7): every character
+/// that could end the line or start another is written as an escape, so
+/// the text stays on its line and can never forge one. A line feed is
+/// `\n`, a carriage return `\r`, a tab `\t`, and every other control
+/// character (U+0000 to U+001F, U+007F to U+009F, so U+0085 too) and the
+/// line and paragraph separators U+2028 and U+2029 are `\u{hex}`. Nothing
+/// else changes, and text that is safe already comes back as it was, so
+/// escaping twice is escaping once.
+///
+/// ```
+/// use rule_fairy_engine::labels::line_safe;
+/// assert_eq!(line_safe("src/a.ts"), "src/a.ts");
+/// assert_eq!(line_safe("a\n[b]\r\u{2028}c\u{85}"), "a\\n[b]\\r\\u{2028}c\\u{85}");
+/// assert_eq!(line_safe(&line_safe("x\ny")), "x\\ny");
+/// ```
+pub fn line_safe(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(breaks_line) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if breaks_line(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A character a label line may not carry as it is: a control character
+/// or a line or paragraph separator.
+fn breaks_line(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
 /// The line that closes an error entry: the original's wording, kept so
 /// anyone matching on it keeps working.
 pub const NOTHING_INJECTED: &str = "No matched rules were injected or marked as injected.";
@@ -15,7 +56,7 @@ pub fn shard_header(index: usize, count: usize, delivery_id: &str) -> String {
 
 /// `[rule-fairy injected: <rule>]`, one per delivered rule.
 pub fn injected(rule: &str) -> String {
-    format!("[rule-fairy injected: {rule}]")
+    format!("[rule-fairy injected: {}]", line_safe(rule))
 }
 
 /// `[rule-fairy deferred: <rules> (...)]`: rules left out of a delivery
@@ -37,7 +78,7 @@ pub fn matched_always_apply<S: AsRef<str>>(rules: &[S]) -> String {
 pub fn matched_keywords<S: AsRef<str>>(keywords: &[S]) -> String {
     let quoted: Vec<String> = keywords
         .iter()
-        .map(|k| format!("\"{}\"", k.as_ref()))
+        .map(|k| format!("\"{}\"", line_safe(k.as_ref())))
         .collect();
     format!("[rule-fairy matched: keyword {}]", quoted.join(", "))
 }
@@ -45,12 +86,15 @@ pub fn matched_keywords<S: AsRef<str>>(keywords: &[S]) -> String {
 /// `[rule-fairy matched: glob on <paths>]`, where `paths` is already the
 /// text to show (one path, a list, or a count).
 pub fn matched_glob(paths: &str) -> String {
-    format!("[rule-fairy matched: glob on {paths}]")
+    format!("[rule-fairy matched: glob on {}]", line_safe(paths))
 }
 
 /// `[rule-fairy matched: glob on <paths>, changed by a shell command]`.
 pub fn matched_glob_by_shell(paths: &str) -> String {
-    format!("[rule-fairy matched: glob on {paths}, changed by a shell command]")
+    format!(
+        "[rule-fairy matched: glob on {}, changed by a shell command]",
+        line_safe(paths)
+    )
 }
 
 /// The second line of an oversized rule's entry. The original says no
@@ -61,13 +105,17 @@ pub const RULE_NOT_INJECTED: &str = "This rule was not injected or marked as inj
 /// The entry for a rule too large for any delivery:
 /// `[rule-fairy error: <rule> alone <reason>]`, LF, [`RULE_NOT_INJECTED`].
 pub fn rule_alone_error(rule: &str, reason: &str) -> String {
-    format!("[rule-fairy error: {rule} alone {reason}]\n{RULE_NOT_INJECTED}")
+    format!(
+        "[rule-fairy error: {} alone {}]\n{RULE_NOT_INJECTED}",
+        line_safe(rule),
+        line_safe(reason)
+    )
 }
 
 fn join<S: AsRef<str>>(items: &[S]) -> String {
     items
         .iter()
-        .map(AsRef::as_ref)
+        .map(|item| line_safe(item.as_ref()))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -93,12 +141,20 @@ pub fn gate_finding(
     message: &str,
     note: Option<&str>,
 ) -> String {
-    let mut out = format!("{severity}[{rule_id}] {file}:{line}: {message}\n");
+    let mut out = format!(
+        "{}[{}] {}:{line}: {}\n",
+        line_safe(severity),
+        line_safe(rule_id),
+        line_safe(file),
+        line_safe(message)
+    );
     if let Some(note) = note.filter(|n| !n.trim().is_empty()) {
+        // Each line of the note stays indented: a separator inside a line
+        // is escaped so it cannot start one of its own.
         for line in note.trim_end_matches('\n').lines() {
             if !line.is_empty() {
                 out.push_str("  ");
-                out.push_str(line);
+                out.push_str(&line_safe(line));
             }
             out.push('\n');
         }
@@ -126,7 +182,7 @@ pub const GATE_CONTRACT: &str = "These are the repository's own ast-grep rules. 
 /// A gate check that could not run, told once per session: the write is
 /// not blocked, and the scan of record still fails closed.
 pub fn gate_unavailable(problem: &str) -> String {
-    format!("[rule-fairy gate: the check of written files could not run: {problem}]\nThe write went ahead unchecked; `rule-fairy gate scan` will fail until this is fixed.")
+    format!("[rule-fairy gate: the check of written files could not run: {}]\nThe write went ahead unchecked; `rule-fairy gate scan` will fail until this is fixed.", line_safe(problem))
 }
 
 #[cfg(test)]

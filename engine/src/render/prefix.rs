@@ -3,6 +3,9 @@
 //! injected and why. The frame reader counts a rule as delivered from its
 //! `injected` marker, so the markers name exactly the delivered rules.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+
 use crate::base::text::utf16_len;
 use crate::matching::index::PromptMatch;
 use crate::render::labels;
@@ -49,13 +52,10 @@ impl Trigger {
             }
             Trigger::Edit { path } => lines.push(labels::matched_glob(path)),
             Trigger::Shell(changed) => {
+                let delivered: HashSet<&str> = delivered.iter().map(AsRef::as_ref).collect();
                 let named: Vec<&str> = changed
                     .iter()
-                    .filter(|c| {
-                        c.rules
-                            .iter()
-                            .any(|rule| delivered.iter().any(|d| d.as_ref() == rule))
-                    })
+                    .filter(|c| c.rules.iter().any(|rule| delivered.contains(rule.as_str())))
                     .map(|c| c.path.as_str())
                     .collect();
                 lines.push(labels::matched_glob_by_shell(&shell_paths(&named)));
@@ -101,16 +101,18 @@ pub(crate) fn reason_lines<'a>(matches: impl IntoIterator<Item = &'a PromptMatch
     lines
 }
 
-/// The changed paths as a shell delivery names them: the leading paths
+/// The changed paths as a shell delivery names them, each line-safe
+/// (`labels::line_safe`): the leading paths
 /// whose names and `, ` separators stay within [`SHELL_PATH_BUDGET`]
 /// (naming stops at the first that does not fit), then ` and <k> more`;
 /// `<count> paths` when not even the first fits.
 pub(crate) fn shell_paths<S: AsRef<str>>(paths: &[S]) -> String {
     let mut used = 0;
-    let mut named: Vec<&str> = Vec::new();
+    let mut named: Vec<Cow<'_, str>> = Vec::new();
     for path in paths {
-        let path = path.as_ref();
-        let cost = utf16_len(path) + if named.is_empty() { 0 } else { 2 };
+        // Counted as shown: escaped where it holds a line break.
+        let path = labels::line_safe(path.as_ref());
+        let cost = utf16_len(&path) + if named.is_empty() { 0 } else { 2 };
         if used + cost > SHELL_PATH_BUDGET {
             break;
         }

@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::io;
 
+use crate::base::contain::Containment;
 use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::finding::Finding;
 use crate::base::fs::{FileSource, Kind};
@@ -38,9 +39,8 @@ pub struct RuleSet {
 
 /// How many directories deep below a rules directory the walk lists, links
 /// followed included: a tree deeper than this is a loop the links hide. The
-/// one depth policy: the native walk stops here, and the Claude Code mod,
-/// which lists directories for the engine, stops where the engine's
-/// `rulesSource` says.
+/// one depth policy, for both hosts: the Claude Code mod's walk is this
+/// walk, run over its host's answers (`rules/steps`).
 pub const MAX_DEPTH: usize = 40;
 
 /// Java string order (UTF-16 code units), which the original sorts names by.
@@ -72,6 +72,67 @@ impl Walk<'_> {
         !(self.skip_hidden && name.starts_with('.'))
             && self.suffixes.iter().any(|suffix| name.ends_with(suffix))
     }
+}
+
+/// Where a rule source may lead (behaviour §0.1, §1.2): the project, or
+/// the checkout holding it (a subproject may link to rules its repository
+/// shares). Real paths, links resolved; the checkout is looked for only
+/// when a link leads out of the project.
+struct Bounds<'a> {
+    fs: &'a dyn FileSource,
+    project: Containment,
+    real_root: String,
+    checkout: std::cell::OnceCell<Option<Containment>>,
+}
+
+impl<'a> Bounds<'a> {
+    fn new(fs: &'a dyn FileSource, root: &str) -> Self {
+        Bounds {
+            fs,
+            project: Containment::project(fs, root),
+            real_root: fs
+                .real_path(root)
+                .unwrap_or_else(|_| paths::normalize_lexically(root)),
+            checkout: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn admits(&self, real: &str) -> bool {
+        self.project.admits(real)
+            || self
+                .checkout
+                .get_or_init(|| self.find_checkout())
+                .as_ref()
+                .is_some_and(|checkout| checkout.admits(real))
+    }
+
+    /// The nearest directory from the real root upwards holding `.git`.
+    fn find_checkout(&self) -> Option<Containment> {
+        let mut current = Some(self.real_root.as_str());
+        while let Some(dir) = current {
+            if self.fs.exists(&paths::join(dir, ".git")) {
+                return Some(Containment::project(self.fs, dir));
+            }
+            current = paths::parent(dir);
+        }
+        None
+    }
+}
+
+fn outside(path: &str, dir: bool) -> Finding {
+    Finding::from_error(
+        &Error::at(Place::file(path), ErrorKind::RuleLinksOutside { dir }),
+        &Place::file(path),
+    )
+    .with_hint("keep rules inside the project: copy the file in, or share it through the repository (a subtree or submodule)")
+}
+
+fn not_regular(path: &str) -> Finding {
+    Finding::from_error(
+        &Error::at(Place::file(path), ErrorKind::RuleNotRegular),
+        &Place::file(path),
+    )
+    .with_hint("remove it, or rename it so it does not end with a rule extension")
 }
 
 /// Lists every rule file, duplicates included, and the duplicate-name error
@@ -114,14 +175,32 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
     }
     let mut listing = Listing::default();
     let mut homes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let bounds = Bounds::new(fs, &source.root);
     for walk in &walks {
         let mut found = Vec::new();
-        match fs.stat(walk.dir) {
+        let meta = fs.stat(walk.dir);
+        let real = match &meta {
+            Ok(_) => fs.real_path(walk.dir).ok(),
+            Err(_) => None,
+        };
+        if let (Ok(meta), Some(real)) = (&meta, &real) {
+            if !bounds.admits(real) {
+                let dir = meta.kind == Kind::Dir;
+                if dir || walk.may_be_file {
+                    listing.findings.push(outside(walk.dir, dir));
+                }
+                continue;
+            }
+        }
+        match meta {
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
             Err(e) => listing.findings.push(Finding::error(
                 Place::file(walk.dir),
                 format!("Cannot read the rules directory: {e}"),
             )),
+            Ok(meta) if meta.kind == Kind::Other && walk.may_be_file => {
+                listing.findings.push(not_regular(walk.dir));
+            }
             Ok(meta) if meta.kind == Kind::File && walk.may_be_file => {
                 found.push(RuleFile {
                     name: paths::file_name(walk.dir).to_string(),
@@ -139,18 +218,15 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
                 ),
             ),
             Ok(_) => {
-                let mut ancestors = vec![fs
-                    .real_path(walk.dir)
-                    .unwrap_or_else(|_| walk.dir.to_string())];
-                walk_dir(
+                let mut ancestors = vec![real.unwrap_or_else(|| walk.dir.to_string())];
+                let mut walker = Walker {
                     fs,
                     walk,
-                    walk.dir,
-                    "",
-                    &mut ancestors,
-                    &mut found,
-                    &mut listing.findings,
-                );
+                    bounds: &bounds,
+                    found: &mut found,
+                    findings: &mut listing.findings,
+                };
+                walker.dir(walk.dir, "", &mut ancestors);
             }
         }
         for file in found {
@@ -179,79 +255,104 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
     (listing, Some(error))
 }
 
-fn walk_dir(
-    fs: &dyn FileSource,
-    walk: &Walk,
-    dir: &str,
-    prefix: &str,
-    ancestors: &mut Vec<String>,
-    found: &mut Vec<RuleFile>,
-    findings: &mut Vec<Finding>,
-) {
-    let mut entries = match fs.list_kinds(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            findings.push(Finding::error(
-                Place::file(dir),
-                format!("Cannot list the rules directory: {e}"),
-            ));
-            return;
-        }
-    };
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (name, kind) in entries {
-        let path = paths::join(dir, &name);
-        let rel = if prefix.is_empty() {
-            name.clone()
-        } else {
-            format!("{prefix}/{name}")
-        };
-        let meta = match kind {
-            Some(kind) => Ok(crate::base::fs::Metadata {
-                kind,
-                len: 0,
-                modified_ms: None,
-            }),
-            None => fs.stat(&path),
-        };
-        match meta {
-            Ok(meta) if meta.kind == Kind::Dir => {
-                if walk.skip_hidden && name.starts_with('.') {
-                    continue;
-                }
-                let real = fs.real_path(&path).unwrap_or_else(|_| path.clone());
-                if ancestors.contains(&real) {
-                    findings.push(
-                        Finding::warning(Place::file(&path), "Symbolic link loop: this directory links back to one that contains it; skipped")
-                            .with_hint("remove the link or point it outside the rules directory"),
-                    );
-                    continue;
-                }
-                // `ancestors` holds this directory and those above it: one
-                // more level is listed only within the depth policy.
-                if ancestors.len() > MAX_DEPTH {
-                    continue;
-                }
-                ancestors.push(real);
-                walk_dir(fs, walk, &path, &rel, ancestors, found, findings);
-                ancestors.pop();
+/// One rules directory's walk in progress.
+struct Walker<'w, 'a> {
+    fs: &'a dyn FileSource,
+    walk: &'w Walk<'a>,
+    bounds: &'w Bounds<'a>,
+    found: &'w mut Vec<RuleFile>,
+    findings: &'w mut Vec<Finding>,
+}
+
+impl Walker<'_, '_> {
+    /// Lists `dir` (named `prefix` below the rules directory) and goes on
+    /// below it; `ancestors` are the real paths of it and those above it.
+    fn dir(&mut self, dir: &str, prefix: &str, ancestors: &mut Vec<String>) {
+        let fs = self.fs;
+        let mut entries = match fs.list_kinds(dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                self.findings.push(Finding::error(
+                    Place::file(dir),
+                    format!("Cannot list the rules directory: {e}"),
+                ));
+                return;
             }
-            Ok(meta) if meta.kind == Kind::File => {
-                if walk.takes(&name) {
-                    found.push(RuleFile {
-                        name: rel,
-                        path,
-                        format: walk.format,
-                    });
+        };
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, kind) in entries {
+            let path = paths::join(dir, &name);
+            let rel = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}/{name}")
+            };
+            // The listing tells regular files and directories; anything
+            // else (a link, or what the listing could not tell) is
+            // resolved, and must stay inside the project.
+            let (kind, real) = match kind {
+                Some(kind) => (Ok(kind), None),
+                None => match fs.stat(&path) {
+                    Ok(meta) => (Ok(meta.kind), fs.real_path(&path).ok()),
+                    Err(e) => (Err(e), None),
+                },
+            };
+            if let (Ok(kind), Some(real)) = (&kind, &real) {
+                if !self.bounds.admits(real) {
+                    let dir = *kind == Kind::Dir;
+                    if dir || self.walk.takes(&name) {
+                        self.findings.push(outside(&path, dir));
+                    }
+                    continue;
                 }
             }
-            Ok(_) => {}
-            // A dangling link is not a rule; a link loop is worth saying.
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => findings.push(Finding::warning(
-                Place::file(&path),
-                format!("Skipped: {e}"),
-            )),
+            match kind {
+                Ok(Kind::Dir) => {
+                    if self.walk.skip_hidden && name.starts_with('.') {
+                        continue;
+                    }
+                    let real = real
+                        .or_else(|| fs.real_path(&path).ok())
+                        .unwrap_or_else(|| path.clone());
+                    if ancestors.contains(&real) {
+                        self.findings.push(
+                            Finding::warning(Place::file(&path), "Symbolic link loop: this directory links back to one that contains it; skipped")
+                                .with_hint("remove the link or point it outside the rules directory"),
+                        );
+                        continue;
+                    }
+                    // `ancestors` holds this directory and those above it: one
+                    // more level is listed only within the depth policy.
+                    if ancestors.len() > MAX_DEPTH {
+                        continue;
+                    }
+                    ancestors.push(real);
+                    self.dir(&path, &rel, ancestors);
+                    ancestors.pop();
+                }
+                Ok(Kind::File) => {
+                    if self.walk.takes(&name) {
+                        self.found.push(RuleFile {
+                            name: rel,
+                            path,
+                            format: self.walk.format,
+                        });
+                    }
+                }
+                // Only regular files are read: a FIFO or a device would
+                // block or never end (issue 20).
+                Ok(Kind::Other) => {
+                    if self.walk.takes(&name) {
+                        self.findings.push(not_regular(&path));
+                    }
+                }
+                // A dangling link is not a rule; a link loop is worth saying.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => self.findings.push(Finding::warning(
+                    Place::file(&path),
+                    format!("Skipped: {e}"),
+                )),
+            }
         }
     }
 }
@@ -269,8 +370,12 @@ impl RuleSet {
             findings: listing.findings,
         };
         for file in listing.files {
-            let read = fs
-                .read(&file.path)
+            let read = match fs.read(&file.path) {
+                // Gone between the listing and the read: as if never listed.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                read => read,
+            };
+            let read = read
                 .map_err(|e| {
                     Error::at(
                         Place::file(&file.path),
@@ -380,8 +485,8 @@ mod tests {
     fn links_are_followed_and_loops_are_skipped() {
         let mut fs = MemoryFs::new();
         fs.add_file("/p/.cursor/rules/a.mdc", "")
-            .add_file("/shared/s.mdc", "")
-            .add_link("/p/.cursor/rules/shared", "/shared")
+            .add_file("/p/shared/s.mdc", "")
+            .add_link("/p/.cursor/rules/shared", "/p/shared")
             .add_link("/p/.cursor/rules/loop", "..")
             .add_link("/p/.cursor/rules/self", "/p/.cursor/rules/self")
             .add_link("/p/.cursor/rules/dangling.mdc", "/nowhere");
@@ -398,6 +503,110 @@ mod tests {
             listing.findings
         );
         assert!(listing.findings.iter().all(|f| !f.is_error()));
+    }
+
+    fn error_at<'a>(listing: &'a Listing, path: &str) -> &'a Finding {
+        listing
+            .findings
+            .iter()
+            .find(|f| f.place.file == path)
+            .unwrap_or_else(|| panic!("no finding at {path}: {:?}", listing.findings))
+    }
+
+    #[test]
+    fn links_outside_the_project_are_findings_and_never_read() {
+        // issue 20: `.claude/rules/team.md` linked to a private key.
+        let mut fs = MemoryFs::new();
+        fs.add_file("/home/u/.ssh/id_rsa", "PRIVATE KEY")
+            .add_file("/home/u/notes/n.md", "# Notes")
+            .add_file("/p/.claude/rules/ok.md", "# Ok")
+            .add_link("/p/.claude/rules/team.md", "../../../home/u/.ssh/id_rsa")
+            .add_link("/p/.claude/rules/notes", "/home/u/notes")
+            .add_link("/p/.claude/rules/README.txt", "/home/u/.ssh/id_rsa")
+            .add_link("/p/.clinerules", "/home/u/.ssh/id_rsa")
+            .add_link("/p/.opencode/rules", "/home/u/notes")
+            .add_file("/p/inside/i.md", "# Inside")
+            .add_link("/p/.claude/rules/inside", "../../inside");
+        let source = source(&fs, "{:formats [:claude :cline :opencode]}");
+        let set = RuleSet::load(&fs, &source).unwrap();
+        assert_eq!(set.names(), vec!["inside/i.md", "ok.md"]);
+        let listing = scan_rule_files(&fs, &source).0;
+        let file = error_at(&listing, "/p/.claude/rules/team.md");
+        assert!(file.is_error());
+        assert_eq!(
+            file.message,
+            "Links outside the project, so it is not read as a rule"
+        );
+        assert_eq!(
+            error_at(&listing, "/p/.claude/rules/notes").message,
+            "Links outside the project, so no rule below it is read"
+        );
+        assert!(error_at(&listing, "/p/.clinerules").is_error());
+        assert!(error_at(&listing, "/p/.opencode/rules").is_error());
+        // Not named as a rule: not read, and nothing to say.
+        assert!(listing
+            .findings
+            .iter()
+            .all(|f| !f.place.file.ends_with("README.txt")));
+        assert_eq!(listing.findings.len(), 4, "{:?}", listing.findings);
+    }
+
+    #[test]
+    fn a_subproject_may_link_to_rules_its_checkout_shares() {
+        let mut fs = MemoryFs::new();
+        fs.add_dir("/repo/.git")
+            .add_file("/repo/shared/rules/s.mdc", "# Shared")
+            .add_link("/repo/app/.cursor/rules", "../../shared/rules")
+            .add_file("/elsewhere/e.mdc", "# E")
+            .add_link("/repo/shared/rules/e.mdc", "/elsewhere/e.mdc");
+        let mut config = fs.clone();
+        config.add_file("/repo/app/rule-fairy.edn", "{}");
+        let source = Config::load(&config, "/repo/app")
+            .unwrap()
+            .rules_source("/repo/app")
+            .unwrap();
+        let set = RuleSet::load(&fs, &source).unwrap();
+        assert_eq!(set.names(), vec!["s.mdc"]);
+        assert!(set.findings[0]
+            .message
+            .starts_with("Links outside the project"));
+    }
+
+    /// A file source that says `/p/.cursor/rules/pipe.mdc` is neither a
+    /// file nor a directory, as a FIFO is, and fails any read of it.
+    struct WithFifo(MemoryFs);
+
+    impl FileSource for WithFifo {
+        fn read(&self, path: &str) -> io::Result<Vec<u8>> {
+            assert!(!path.ends_with("pipe.mdc"), "a FIFO was opened");
+            self.0.read(path)
+        }
+        fn list(&self, dir: &str) -> io::Result<Vec<String>> {
+            self.0.list(dir)
+        }
+        fn stat(&self, path: &str) -> io::Result<crate::base::fs::Metadata> {
+            let mut meta = self.0.stat(path)?;
+            if path.ends_with("pipe.mdc") {
+                meta.kind = Kind::Other;
+            }
+            Ok(meta)
+        }
+        fn real_path(&self, path: &str) -> io::Result<String> {
+            self.0.real_path(path)
+        }
+    }
+
+    #[test]
+    fn only_regular_files_are_read_as_rules() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/pipe.mdc", "")
+            .add_file("/p/.cursor/rules/a.mdc", "# A");
+        let fs = WithFifo(fs);
+        let set = RuleSet::load(&fs, &source(&fs.0, "")).unwrap();
+        assert_eq!(set.names(), vec!["a.mdc"]);
+        assert_eq!(set.findings.len(), 1);
+        assert_eq!(set.findings[0].place.file, "/p/.cursor/rules/pipe.mdc");
+        assert!(set.findings[0].message.starts_with("Not a regular file"));
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! What a rule is: the rule model, what each format's frontmatter means,
 //! the conditions a rule declares, where rule files and instruction files
-//! are found.
+//! are found, and the walk in steps for hosts that answer it.
 
 pub(crate) mod conditions;
 pub(crate) mod discovery;
 pub(crate) mod instructions;
 pub(crate) mod rule;
+pub(crate) mod steps;
 pub(crate) mod triggers;

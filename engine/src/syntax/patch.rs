@@ -19,15 +19,12 @@ const HEADER: &str = "diff --git ";
 /// assert_eq!(changed_paths(patch), vec!["src/a b/x.ts", "café.md"]);
 /// ```
 pub fn changed_paths(patch: &str) -> Vec<String> {
-    let mut paths: Vec<String> = Vec::new();
-    for section in sections(patch) {
-        if let Some(path) = post_image(&section) {
-            if !paths.contains(&path) {
-                paths.push(path);
-            }
-        }
-    }
-    paths
+    let mut seen = std::collections::HashSet::new();
+    sections(patch)
+        .iter()
+        .filter_map(|section| post_image(section))
+        .filter(|path| seen.insert(path.clone()))
+        .collect()
 }
 
 /// Whether the text holds at least one file section.

@@ -4,6 +4,8 @@
 //! patch over as `tool_input.command`; `patch` and `input` are read too,
 //! for tools that name it so.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 const PATCH_HEADERS: [&str; 4] = [
@@ -17,9 +19,11 @@ const PATCH_HEADERS: [&str; 4] = [
 /// move names its source and its destination, so the rules of both apply.
 pub(super) fn edited_paths(tool_input: &Value) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
+    // A set beside the list: a patch may name many thousands of files.
+    let mut seen: HashSet<String> = HashSet::new();
     let mut add = |path: &str| {
         let path = path.trim();
-        if !path.is_empty() && !found.iter().any(|p| p == path) {
+        if !path.is_empty() && seen.insert(path.to_string()) {
             found.push(path.to_string());
         }
     };

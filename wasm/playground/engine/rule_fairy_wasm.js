@@ -168,6 +168,31 @@ export class Workspace {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
+     * What `kind` (`"list"`, `"stat"` or `"read"`) asked of `path`
+     * failed; `reason` is the host's error text (the engine reads
+     * `ENOENT` and `ELOOP` in it).
+     * @param {AskKind} kind
+     * @param {string} path
+     * @param {string} reason
+     */
+    failed(kind, path, reason) {
+        let ptr0, len0, ptr1, len1, ptr2, len2;
+        try {
+            ptr0 = passStringToWasm0(kind, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+            ptr2 = passStringToWasm0(reason, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len2 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        wasm.workspace_failed(this.__wbg_ptr, ptr0, len0, ptr1, len1, ptr2, len2);
+    }
+    /**
      * The absolute paths of the documents the rules import; throws when
      * the project does not load.
      * @returns {string[]}
@@ -180,6 +205,25 @@ export class Workspace {
         var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
+    }
+    /**
+     * `dir` listed: `$.fs.list`'s entries as they come.
+     * @param {string} dir
+     * @param {HostEntry[]} entries
+     */
+    listed(dir, entries) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(dir, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passArrayJsValueToWasm0(entries, wasm.__wbindgen_malloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__externref_drop_slice(ptr1, len1); wasm.__wbindgen_free(ptr1, len1 * 4, 4); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        wasm.workspace_listed(this.__wbg_ptr, ptr0, len0, ptr1, len1);
     }
     /**
      * Records that `dir` holds a `.git` entry.
@@ -239,6 +283,17 @@ export class Workspace {
         return this;
     }
     /**
+     * The next round's `Asks`, all empty once the rules are up to date.
+     * @returns {Asks}
+     */
+    nextAsks() {
+        const ret = wasm.workspace_nextAsks(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * Puts a document the rules import; the project does not load again.
      * @param {string} path
      * @param {Uint8Array | number[]} bytes
@@ -258,27 +313,8 @@ export class Workspace {
         wasm.workspace_putDocument(this.__wbg_ptr, ptr0, len0, ptr1, len1);
     }
     /**
-     * Puts a rule file or the configuration at an absolute path; the
-     * project loads again on its next use.
-     * @param {string} path
-     * @param {Uint8Array | number[]} bytes
-     */
-    putFile(path, bytes) {
-        let ptr0, len0, ptr1, len1;
-        try {
-            ptr0 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-            len0 = WASM_VECTOR_LEN;
-            ptr1 = passArray8ToWasm0(bytes, wasm.__wbindgen_malloc);
-            len1 = WASM_VECTOR_LEN;
-        } catch (e) {
-            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-            throw e;
-        }
-        wasm.workspace_putFile(this.__wbg_ptr, ptr0, len0, ptr1, len1);
-    }
-    /**
-     * A symbolic link at `path` leading to the absolute `target`.
+     * A symbolic link at `path` leading to the absolute `target`, among
+     * the documents.
      * @param {string} path
      * @param {string} target
      */
@@ -297,26 +333,33 @@ export class Workspace {
         wasm.workspace_putLink(this.__wbg_ptr, ptr0, len0, ptr1, len1);
     }
     /**
-     * Removes what is at `path`, and everything below it.
+     * `path` read.
+     * @param {string} path
+     * @param {Uint8Array | number[]} bytes
+     */
+    readBytes(path, bytes) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passArray8ToWasm0(bytes, wasm.__wbindgen_malloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        wasm.workspace_readBytes(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+    }
+    /**
+     * Removes the document, link or directory at `path`, and everything
+     * below it.
      * @param {string} path
      */
     remove(path) {
         const ptr0 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
         wasm.workspace_remove(this.__wbg_ptr, ptr0, len0);
-    }
-    /**
-     * `{ dirs, extensions, maxDepth }`: where rules come from, per the
-     * configuration put in, and how deep below a directory to list (the
-     * engine's one depth policy); throws the configuration's error.
-     * @returns {RulesSourceAnswer}
-     */
-    rulesSource() {
-        const ret = wasm.workspace_rulesSource(this.__wbg_ptr);
-        if (ret[2]) {
-            throw takeFromExternrefTable0(ret[1]);
-        }
-        return takeFromExternrefTable0(ret[0]);
     }
     /**
      * Frames of `chars` UTF-16 units, `frames` per delivery (tests).
@@ -339,6 +382,32 @@ export class Workspace {
             throw takeFromExternrefTable0(ret[1]);
         }
         return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Begins bringing the configuration and the rules up to date: the
+     * first `Asks` (directories to list, paths to stat with links
+     * resolved, files to read). Answer each with `listed`, `stated`,
+     * `readBytes` or `failed`, then call `nextAsks`, until it asks
+     * nothing. The engine's walk decides every ask (behaviour §1.2).
+     * @returns {Asks}
+     */
+    startRefresh() {
+        const ret = wasm.workspace_startRefresh(this.__wbg_ptr);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * `path` stat'ed with its links resolved: `$.fs.stat(path, { resolve:
+     * true })` as it comes.
+     * @param {string} path
+     * @param {HostStat} stat
+     */
+    stated(path, stat) {
+        const ptr0 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.workspace_stated(this.__wbg_ptr, ptr0, len0, stat);
     }
     /**
      * `{ facts, markers, gate }`: the facts some rule tests, the marker
@@ -824,6 +893,10 @@ function __wbg_get_imports() {
             const ret = Array.isArray(arg0);
             return ret;
         },
+        __wbg_isLink_d545879f57a3c7ed: function(arg0) {
+            const ret = arg0.isLink;
+            return isLikeNone(ret) ? 0xFFFFFF : ret ? 1 : 0;
+        },
         __wbg_isSafeInteger_1a35ba4d31e71d38: function(arg0) {
             const ret = Number.isSafeInteger(arg0);
             return ret;
@@ -832,6 +905,20 @@ function __wbg_get_imports() {
             const ret = Symbol.iterator;
             return ret;
         },
+        __wbg_kind_256c39c4cde0b123: function(arg0, arg1) {
+            const ret = arg1.kind;
+            const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len1 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+        },
+        __wbg_kind_c5e9f8dbfcdff4c4: function(arg0, arg1) {
+            const ret = arg1.kind;
+            const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len1 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+        },
         __wbg_length_186163212ffe79c3: function(arg0) {
             const ret = arg0.length;
             return ret;
@@ -839,6 +926,23 @@ function __wbg_get_imports() {
         __wbg_length_b03a0fabb109b1e9: function(arg0) {
             const ret = arg0.length;
             return ret;
+        },
+        __wbg_mtimeMs_278b411cc2d0e7ca: function(arg0, arg1) {
+            const ret = arg1.mtimeMs;
+            getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
+        },
+        __wbg_mtimeMs_df8fa9acc510eb3f: function(arg0, arg1) {
+            const ret = arg1.mtimeMs;
+            getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
+        },
+        __wbg_name_4c7562f891c3585c: function(arg0, arg1) {
+            const ret = arg1.name;
+            const ptr1 = passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            const len1 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
         },
         __wbg_new_13de428334042d26: function(arg0) {
             const ret = new Uint8Array(arg0);
@@ -867,6 +971,13 @@ function __wbg_get_imports() {
         __wbg_prototypesetcall_13162965d1fe7aa3: function(arg0, arg1, arg2) {
             Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);
         },
+        __wbg_realPath_c9b6dc1fb3f1bc79: function(arg0, arg1) {
+            const ret = arg1.realPath;
+            var ptr1 = isLikeNone(ret) ? 0 : passStringToWasm0(ret, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            var len1 = WASM_VECTOR_LEN;
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 1, len1, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, ptr1, true);
+        },
         __wbg_set_8282f7e0d2d01336: function(arg0, arg1, arg2) {
             const ret = arg0.set(arg1, arg2);
             return ret;
@@ -876,6 +987,16 @@ function __wbg_get_imports() {
         },
         __wbg_set_e4b9a833d288759a: function(arg0, arg1, arg2) {
             arg0[arg1] = arg2;
+        },
+        __wbg_size_224136a1e736ec51: function(arg0, arg1) {
+            const ret = arg1.size;
+            getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
+        },
+        __wbg_size_9294dc8ed37a6d5d: function(arg0, arg1) {
+            const ret = arg1.size;
+            getDataViewMemory0().setFloat64((arg0 >>> 0) + 8 * 1, isLikeNone(ret) ? 0 : ret, true);
+            getDataViewMemory0().setInt32((arg0 >>> 0) + 4 * 0, !isLikeNone(ret), true);
         },
         __wbg_value_e0f328965e184931: function(arg0) {
             const ret = arg0.value;

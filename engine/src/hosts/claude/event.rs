@@ -16,6 +16,7 @@ use crate::hosts::claude::state::SessionState;
 use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::matching::event::{Event, Query};
 use crate::matching::project::Project;
+use crate::render::labels::line_safe;
 
 /// A rule delivered this long ago or less is not delivered again, whatever
 /// the conversation shows: tool calls that run side by side read the
@@ -47,7 +48,9 @@ pub(crate) fn is_held(
     delivered: &BTreeMap<String, i64>,
     now_ms: i64,
 ) -> bool {
-    in_context.iter().any(|c| c == rule)
+    // The conversation names a rule as its marker wrote it, line-safe.
+    let marked = line_safe(rule);
+    in_context.iter().any(|c| *c == marked)
         || delivered
             .get(rule)
             .is_some_and(|&at| now_ms - at < RECENT_DELIVERY_MS)
@@ -162,6 +165,21 @@ pub(crate) fn decide(
         deferred: delivery.deferred,
         log: Vec::new(),
         state,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_named_with_a_line_break_is_held_as_its_marker_names_it() {
+        // The marker wrote the name line-safe; the conversation is read in
+        // that form, and the rule still counts as held.
+        let in_context = ["a\\nb.mdc".to_string()];
+        let none = std::collections::BTreeMap::new();
+        assert!(is_held("a\nb.mdc", &in_context, &none, 0));
+        assert!(!is_held("a.mdc", &in_context, &none, 0));
     }
 }
 

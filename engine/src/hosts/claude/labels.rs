@@ -1,10 +1,13 @@
 //! The error entries the Claude Code mod attaches (behaviour §4.7, 5.2.1);
 //! a failed delivery's entry is shared with Codex, in `hosts::failure`.
-//! None has a shard header, so none is ever read back as a delivery.
+//! None has a shard header, so none is ever read back as a delivery, and
+//! every outside text in them (a file, a message, a glob) is line-safe
+//! (`labels::line_safe`), so none can forge one.
 
 use crate::base::error::{Error, Place};
 use crate::base::finding::{Finding, Severity};
 use crate::base::paths;
+use crate::render::labels::line_safe;
 
 /// A problem found while loading the rules (an unreadable rule file, a
 /// link loop), with its place relative to the project `root`: what it names
@@ -17,10 +20,10 @@ pub(crate) fn loading_problem(root: &str, finding: &Finding) -> String {
     let mut entry = format!(
         "[rule-fairy {severity}: {}{}]",
         place_prefix(root, &finding.place),
-        finding.message
+        line_safe(&finding.message)
     );
     if let Some(hint) = &finding.hint {
-        entry.push_str(&format!("\nFix: {hint}."));
+        entry.push_str(&format!("\nFix: {}.", line_safe(hint)));
     }
     entry.push_str("\nIt was left out; the other rules are delivered as usual.");
     entry
@@ -36,7 +39,7 @@ pub(crate) fn glob_problem(root: &str, error: &Error) -> String {
         .unwrap_or_default();
     format!(
         "[rule-fairy error: {place}{}]\nThe rules that matched were delivered as usual.",
-        error.kind
+        line_safe(&error.kind.to_string())
     )
 }
 
@@ -46,6 +49,7 @@ fn place_prefix(root: &str, place: &Place) -> String {
     let file = paths::strip_base(&place.file, root)
         .filter(|rest| !rest.is_empty())
         .unwrap_or(&place.file);
+    let file = line_safe(file);
     match place.line {
         Some(line) => format!("{file}:{line}: "),
         None => format!("{file}: "),

@@ -11,7 +11,7 @@ use crate::base::contain::{Containment, MAX_READ_BYTES};
 use crate::base::error::Error;
 use crate::base::fs::{Kind, MemoryFs};
 use crate::base::paths;
-use crate::config::{Config, RulesSource};
+use crate::config::Config;
 use crate::delivery::frames::{delivery_id, FrameLimits};
 use crate::delivery::selection::select;
 use crate::hosts::claude::context::rules_in_context;
@@ -26,6 +26,8 @@ use crate::matching::event::{Event, EventKind, Query};
 use crate::matching::facts::{project_markers, project_tags, wanted_facts, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
 use crate::render::import_paths::imported_documents;
+use crate::rules::discovery::{list_rule_files, RuleSet};
+use crate::rules::steps::{AskKind, Asks, HostAnswers, HostEntry, HostStat};
 
 /// One event as the mod gathered it: the wire form of an [`Event`] and
 /// everything the decision reads besides the project.
@@ -150,16 +152,27 @@ pub enum ShellPlan {
 }
 
 /// One Claude Code project as the mod keeps it between events: the
-/// snapshot of its files and the project loaded from them.
+/// host's answers about its configuration and rule files, the snapshot of
+/// the documents they import, and the project loaded from them.
 pub struct ClaudeWorkspace {
     root: String,
     /// Where the root really is (links resolved), for paths git prints.
     real_root: String,
+    /// Documents, marker files and checkouts, as the mod puts them in.
     fs: MemoryFs,
-    source: Option<RulesSource>,
+    /// The configuration and the rules directories, as the walk asked.
+    answers: HostAnswers,
+    /// Rounds of the refresh under way.
+    rounds: usize,
     project: Option<Result<Project, Error>>,
     limits: FrameLimits,
 }
+
+/// How many rounds one refresh may take: a round per directory level
+/// (at most [`MAX_DEPTH`](crate::rules::discovery::MAX_DEPTH) below a
+/// rules directory), and a few for the configuration, the links and the
+/// reads. A host that keeps answering with more to ask stops here.
+const MAX_ROUNDS: usize = 2 * crate::rules::discovery::MAX_DEPTH + 8;
 
 impl ClaudeWorkspace {
     /// An empty snapshot of the project at `root` (absolute, normalised),
@@ -171,7 +184,8 @@ impl ClaudeWorkspace {
             root: root.to_string(),
             real_root: real_root.to_string(),
             fs,
-            source: None,
+            answers: HostAnswers::new(root, real_root),
+            rounds: 0,
             project: None,
             limits: FrameLimits::default(),
         }
@@ -187,11 +201,68 @@ impl ClaudeWorkspace {
         &self.root
     }
 
-    /// Puts a rule file, the configuration, or anything else the rule set
-    /// is loaded from: the project loads again on the next use.
-    pub fn put_file(&mut self, path: &str, bytes: &[u8]) {
-        self.changed();
-        self.fs.add_file(path, bytes);
+    /// Begins bringing the configuration and the rules up to date
+    /// (behaviour §1.1, §1.2): what the host is to list, stat and read
+    /// first. The host answers each ask ([`listed`](Self::listed),
+    /// [`stated`](Self::stated), [`read_bytes`](Self::read_bytes),
+    /// [`failed`](Self::failed)) and calls [`next_asks`](Self::next_asks)
+    /// until it answers none.
+    pub fn start_refresh(&mut self) -> Asks {
+        self.rounds = 0;
+        let asks = self.answers.start();
+        if asks.is_empty() {
+            return self.next_asks();
+        }
+        asks
+    }
+
+    /// Runs the walk again over the answers so far: what it still needs,
+    /// or nothing when the rules are up to date (the project loads again
+    /// only when something changed).
+    pub fn next_asks(&mut self) -> Asks {
+        self.rounds += 1;
+        self.answers.replay();
+        let loaded = load_rules(&self.answers, &self.root);
+        let asks = self.answers.asks();
+        if !asks.is_empty() && self.rounds < MAX_ROUNDS {
+            return asks;
+        }
+        if self.answers.finish() || self.project.is_none() {
+            self.project = Some(loaded.map(|(config, source, rules)| {
+                Project::from_rules(&self.root, config, source, rules)
+            }));
+        }
+        Asks::default()
+    }
+
+    /// The host listed `dir` (the entries as `$.fs.list` gives them).
+    pub fn listed(&mut self, dir: &str, entries: Vec<HostEntry>) {
+        self.answers.listed(dir, entries);
+    }
+
+    /// The host stat'ed `path` with its links resolved.
+    pub fn stated(&mut self, path: &str, stat: HostStat) {
+        self.answers.stated(path, stat);
+    }
+
+    /// The host read `path`.
+    pub fn read_bytes(&mut self, path: &str, bytes: &[u8]) {
+        self.answers.read_bytes(path, bytes.to_vec());
+    }
+
+    /// The host could not do what it was asked; `reason` in its words.
+    pub fn failed(&mut self, kind: AskKind, path: &str, reason: &str) {
+        self.answers.failed(kind, path, reason);
+    }
+
+    /// A refresh driven to its end from `fs`, answering every ask at once
+    /// (tests, and hosts that read files directly).
+    pub fn refresh_from(&mut self, fs: &dyn crate::base::fs::FileSource) {
+        let mut asks = self.start_refresh();
+        while !asks.is_empty() {
+            crate::rules::steps::answer_from(&mut self.answers, fs, &asks);
+            asks = self.next_asks();
+        }
     }
 
     /// Puts a document rules import: renders read it, the project does not
@@ -200,15 +271,14 @@ impl ClaudeWorkspace {
         self.fs.add_file(path, bytes);
     }
 
-    /// A symbolic link at `path` to `target` (absolute).
+    /// A symbolic link at `path` to `target` (absolute), among the
+    /// documents.
     pub fn put_link(&mut self, path: &str, target: &str) {
-        self.changed();
         self.fs.add_link(path, target);
     }
 
-    /// Removes a file, link or directory with everything below it.
+    /// Removes a document, link or directory with everything below it.
     pub fn remove(&mut self, path: &str) {
-        self.changed();
         self.fs.remove(path);
     }
 
@@ -217,25 +287,10 @@ impl ClaudeWorkspace {
         self.fs.add_dir(&paths::join(dir, ".git"));
     }
 
-    fn changed(&mut self) {
-        self.project = None;
-        self.source = None;
-    }
-
-    /// Where rules come from, per the configuration in the snapshot.
-    pub fn rules_source(&mut self) -> Result<RulesSource, Error> {
-        if let Some(source) = &self.source {
-            return Ok(source.clone());
-        }
-        let source = Config::load(&self.fs, &self.root)?.rules_source(&self.root)?;
-        self.source = Some(source.clone());
-        Ok(source)
-    }
-
-    /// The project, loaded from the snapshot once per change.
+    /// The project, loaded from the answers once per change.
     pub fn project(&mut self) -> Result<&Project, Error> {
         if self.project.is_none() {
-            self.project = Some(Project::load(&self.fs, &self.root));
+            self.project = Some(Project::load(&self.answers, &self.root));
         }
         match self.project.as_ref().expect("just loaded") {
             Ok(project) => Ok(project),
@@ -544,6 +599,20 @@ impl ClaudeWorkspace {
     }
 }
 
+/// The walk over the answers: the configuration, where rules come from,
+/// and the rules read; the project is built from them only when they
+/// changed.
+fn load_rules(
+    answers: &HostAnswers,
+    root: &str,
+) -> Result<(Config, crate::config::RulesSource, RuleSet), Error> {
+    let config = Config::load(answers, root)?;
+    let source = config.rules_source(root)?;
+    let listing = list_rule_files(answers, &source)?;
+    let rules = RuleSet::read(answers, listing);
+    Ok((config, source, rules))
+}
+
 struct Prepared {
     event: Event,
     /// An edit's file, absolute, where its content is read.
@@ -600,12 +669,48 @@ mod tests {
 
     const WIDGET: &str = "---\nglobs: src/**\npromptAnyOf: widget\n---\n# Widget rule\n\nWidgets.";
 
-    fn workspace(files: &[(&str, &str)]) -> ClaudeWorkspace {
-        let mut ws = ClaudeWorkspace::new("/p", "/p");
-        for (path, text) in files {
-            ws.put_file(&format!("/p/{path}"), text.as_bytes());
+    /// A workspace and the files its host answers from: a file put in is
+    /// written there, newer than before, and the workspace refreshed, as
+    /// the mod refreshes before each event.
+    struct Host {
+        ws: ClaudeWorkspace,
+        files: MemoryFs,
+        time: i64,
+    }
+
+    impl Host {
+        fn put_file(&mut self, path: &str, bytes: &[u8]) {
+            self.time += 1;
+            self.files.add_file_with_time(path, bytes, self.time);
+            self.ws.refresh_from(&self.files);
         }
-        ws
+    }
+
+    impl std::ops::Deref for Host {
+        type Target = ClaudeWorkspace;
+        fn deref(&self) -> &ClaudeWorkspace {
+            &self.ws
+        }
+    }
+
+    impl std::ops::DerefMut for Host {
+        fn deref_mut(&mut self) -> &mut ClaudeWorkspace {
+            &mut self.ws
+        }
+    }
+
+    fn workspace(files: &[(&str, &str)]) -> Host {
+        let mut host = Host {
+            ws: ClaudeWorkspace::new("/p", "/p"),
+            files: MemoryFs::new(),
+            time: 0,
+        };
+        host.files.add_dir("/p");
+        for (path, text) in files {
+            host.put_file(&format!("/p/{path}"), text.as_bytes());
+        }
+        host.ws.refresh_from(&host.files);
+        host
     }
 
     fn request(kind: RequestKind, now: i64, state: &str) -> EventRequest {
@@ -724,6 +829,120 @@ mod tests {
         );
     }
 
+    /// Drives a refresh from `fs`, returning each round's asks.
+    fn rounds(ws: &mut ClaudeWorkspace, fs: &MemoryFs) -> Vec<Asks> {
+        let mut rounds = Vec::new();
+        let mut asks = ws.start_refresh();
+        while !asks.is_empty() {
+            crate::rules::steps::answer_from(&mut ws.answers, fs, &asks);
+            rounds.push(asks);
+            asks = ws.next_asks();
+        }
+        rounds
+    }
+
+    #[test]
+    fn the_walk_in_steps_finds_what_the_native_walk_finds() {
+        // One walk: the same tree through the host's answers and through
+        // the file source directly gives the same rules and findings.
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/rule-fairy.edn", "{:formats [:claude :cline]}")
+            .add_file("/p/.cursor/rules/a.mdc", "# A")
+            .add_file("/p/.cursor/rules/bad.mdc", b"\xff".as_slice())
+            .add_file("/p/shared/s.mdc", "# S")
+            .add_link("/p/.cursor/rules/shared", "/p/shared")
+            .add_link("/p/.cursor/rules/loop", "..")
+            .add_link("/p/.cursor/rules/gone.mdc", "/p/nowhere")
+            .add_file("/home/u/.ssh/id_rsa", "KEY")
+            .add_link("/p/.claude/rules/team.md", "../../../home/u/.ssh/id_rsa")
+            .add_file("/p/.claude/rules/c.md", "# C")
+            .add_file("/p/.clinerules", "# Cline");
+        let native = Project::load(&fs, "/p").unwrap();
+        let mut ws = ClaudeWorkspace::new("/p", "/p");
+        ws.refresh_from(&fs);
+        let stepped = ws.project().unwrap();
+        assert_eq!(stepped.rules.names(), native.rules.names());
+        assert_eq!(stepped.rules.findings, native.rules.findings);
+        assert_eq!(
+            native.rules.names(),
+            vec![".clinerules", "a.mdc", "c.md", "shared/s.mdc"]
+        );
+        assert!(native
+            .rules
+            .findings
+            .iter()
+            .any(|f| f.place.file == "/p/.claude/rules/team.md"));
+    }
+
+    #[test]
+    fn a_refresh_asks_again_in_one_round_and_reads_only_what_changed() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "# A")
+            .add_file("/p/.cursor/rules/deep/b.mdc", "# B")
+            .add_file("/p/.cursor/rules/deep/er/c.mdc", "# C");
+        let mut ws = ClaudeWorkspace::new("/p", "/p");
+        let first = rounds(&mut ws, &fs);
+        let reads: Vec<&String> = first.iter().flat_map(|r| &r.read).collect();
+        assert_eq!(reads.len(), 3, "{first:?}");
+        assert_eq!(ws.project().unwrap().rules.names().len(), 3);
+        // Nothing changed: everything the last walk used, asked at once;
+        // nothing read.
+        let again = rounds(&mut ws, &fs);
+        assert_eq!(again.len(), 1, "{again:?}");
+        assert!(again[0].read.is_empty());
+        assert!(again[0]
+            .list
+            .contains(&"/p/.cursor/rules/deep/er".to_string()));
+        // One file changed: it alone is read again.
+        fs.add_file_with_time("/p/.cursor/rules/deep/b.mdc", "# B, revised", 5);
+        let changed = rounds(&mut ws, &fs);
+        let reads: Vec<&String> = changed.iter().flat_map(|r| &r.read).collect();
+        assert_eq!(reads, vec!["/p/.cursor/rules/deep/b.mdc"]);
+        assert_eq!(
+            ws.project()
+                .unwrap()
+                .rules
+                .get("deep/b.mdc")
+                .unwrap()
+                .body(),
+            "# B, revised"
+        );
+        // A directory gone: its rules leave, and it is not asked again.
+        fs.remove("/p/.cursor/rules/deep");
+        rounds(&mut ws, &fs);
+        assert_eq!(ws.project().unwrap().rules.names(), vec!["a.mdc"]);
+        let after = rounds(&mut ws, &fs);
+        assert!(after
+            .iter()
+            .all(|r| r.list.iter().all(|d| !d.contains("deep"))));
+    }
+
+    #[test]
+    fn a_rule_linked_outside_the_project_is_never_asked_for_and_is_shown() {
+        // issue 20: the link's target is stat'ed (to know where it leads),
+        // never read.
+        let mut ws = workspace(&[(".claude/rules/ok.md", "# Ok")]);
+        ws.files
+            .add_file("/home/u/.ssh/id_rsa", "PRIVATE KEY")
+            .add_link("/p/.claude/rules/team.md", "../../../home/u/.ssh/id_rsa");
+        ws.put_file("/p/rule-fairy.edn", b"{:formats [:claude]}");
+        let files = ws.files.clone();
+        let asked = rounds(&mut ws, &files);
+        assert!(asked
+            .iter()
+            .all(|r| r.read.iter().all(|p| !p.contains("team"))));
+        let response = ws.decide(&prompt("hi", 1_000, ""));
+        let text = response.entries.join("\n");
+        assert!(!text.contains("PRIVATE KEY"));
+        assert!(text.contains("[rule-fairy injected: ok.md]"), "{text}");
+        assert!(
+            text.contains(
+                "[rule-fairy error: .claude/rules/team.md: Links outside the project, so it is not read as a rule"
+            ),
+            "{text}"
+        );
+    }
+
     #[test]
     fn the_mod_reads_contents_only_inside_the_project() {
         let ws = ClaudeWorkspace::new("/p", "/real/p");
@@ -737,7 +956,11 @@ mod tests {
 
     #[test]
     fn edits_match_the_project_relative_path() {
-        let mut ws = ClaudeWorkspace::new("/w/repo/backend", "/w/repo/backend");
+        let mut ws = Host {
+            ws: ClaudeWorkspace::new("/w/repo/backend", "/w/repo/backend"),
+            files: MemoryFs::new(),
+            time: 0,
+        };
         ws.put_file(
             "/w/repo/backend/.cursor/rules/widget.mdc",
             WIDGET.as_bytes(),
