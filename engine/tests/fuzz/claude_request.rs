@@ -5,6 +5,7 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 
 use proptest::prelude::*;
 use rule_fairy_engine::claude::{ClaudeWorkspace, EventRequest};
+use rule_fairy_engine::MemoryFs;
 use serde_json::{json, Value};
 
 use crate::inputs::{bounded, config, mutated, token_soup, WEBSHOP};
@@ -19,10 +20,16 @@ fn pool() -> &'static Mutex<Vec<ClaudeWorkspace>> {
 }
 
 fn workspace() -> ClaudeWorkspace {
+    let mut fs = MemoryFs::new();
+    fs.add_dir("/p/.git");
+    for (path, bytes) in WEBSHOP {
+        fs.add_file(&format!("/p/{path}"), bytes);
+    }
     let mut ws = ClaudeWorkspace::new("/p", "/p");
     ws.mark_checkout("/p");
+    ws.refresh_from(&fs);
     for (path, bytes) in WEBSHOP {
-        ws.put_file(&format!("/p/{path}"), bytes);
+        ws.put_document(&format!("/p/{path}"), bytes);
     }
     ws
 }
