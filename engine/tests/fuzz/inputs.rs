@@ -1,8 +1,7 @@
 //! What the fuzz properties share: mutations of real inputs, the seeds
 //! they start from, the case count, and the time bound of one case.
 
-use std::io::Write;
-use std::sync::{mpsc, Mutex};
+use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
@@ -55,27 +54,6 @@ pub(crate) fn bounded<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Sen
             Ok(()) => panic!("{what}: the case ended without an answer"),
         },
     }
-}
-
-/// Whether a property that waits for a fix elsewhere is skipped, saying
-/// why (once per property). Such a property fails on the code as it is;
-/// `RULE_FAIRY_FUZZ_PENDING=1` runs it, and the skip goes when the fix
-/// lands.
-pub(crate) fn skipped(why: &str) -> bool {
-    static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    if std::env::var_os("RULE_FAIRY_FUZZ_PENDING").is_some() {
-        return false;
-    }
-    let mut said = SAID
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !said.iter().any(|w| w == why) {
-        // Straight to the standard error, past the test harness's capture,
-        // so the default run shows what waits.
-        let _ = writeln!(std::io::stderr(), "skipped: {why}");
-        said.push(why.to_string());
-    }
-    true
 }
 
 /// Bytes that break readers: line ends, brackets, quotes, escapes, fence
