@@ -27,7 +27,7 @@ pub(crate) fn print(text: &str) -> Result<(), String> {
     }
 }
 
-/// [`print`] with a line end.
+/// [`print()`] with a line end.
 pub(crate) fn print_line(text: &str) -> Result<(), String> {
     print(&format!("{text}\n"))
 }

@@ -89,7 +89,7 @@ impl SessionState {
     /// "Session state"): they are never trusted, since a state file is a
     /// file anyone can edit. A transcript cursor that counted more
     /// compactions than its bytes can hold, announced compactions beyond
-    /// [`MOST_COMPACTIONS`], or a delivery recorded at a count not reached
+    /// 2^32, or a delivery recorded at a count not reached
     /// yet, cannot have been written by a hook: the cursor starts over, the
     /// announced count from zero, and the records that are not possible
     /// are dropped (with a bad cursor, all of them), so those rules are
