@@ -214,8 +214,8 @@ test("fileContains never reads a file through a link out of the project", async 
   const w = world(on, {
     ".cursor/rules/keys.mdc": "---\nfileContains: PRIVATE KEY\n---\n# Keys",
   });
-  w.write("/home/user/.ssh/id_rsa", "-----BEGIN PRIVATE KEY-----\n");
-  w.links.set(`${ROOT}/src/key.ts`, "/home/user/.ssh/id_rsa");
+  w.write("/outside/.ssh/id_rsa", "-----BEGIN PRIVATE KEY-----\n");
+  w.links.set(`${ROOT}/src/key.ts`, "/outside/.ssh/id_rsa");
   const result = await $.tool.call({
     tool: "Write",
     file_path: `${ROOT}/src/key.ts`,

@@ -6,7 +6,7 @@ import { expect, test } from "claude-code/testing";
 import { injected, ROOT, world } from "./world";
 
 const prompt = (text: string) => ({ text, wait: false, origin: { kind: "composer" } }) as const;
-const KEY = "/home/ada/.ssh/id_rsa";
+const KEY = "/outside/.ssh/id_rsa";
 const NOTHING = "No matched rules were injected or marked as injected.";
 
 test("a rule linked to a file outside the project is named and never read", async ($, on) => {
@@ -16,17 +16,17 @@ test("a rule linked to a file outside the project is named and never read", asyn
     ".claude/rules/ok.md": "# Ok",
   });
   w.write(KEY, "-----BEGIN OPENSSH PRIVATE KEY-----");
-  w.write("/home/ada/notes/n.md", "# Notes");
+  w.write("/outside/notes/n.md", "# Notes");
   w.links.set(`${ROOT}/.claude/rules/team.md`, KEY);
   w.links.set(`${ROOT}/.clinerules`, KEY);
-  w.links.set(`${ROOT}/.opencode/rules/notes`, "/home/ada/notes");
+  w.links.set(`${ROOT}/.opencode/rules/notes`, "/outside/notes");
   const result = await $.prompt.submit(prompt("hello"));
   const text = (result.context ?? []).join("\n");
   expect(injected(result.context)).toEqual(["ok.md"]);
   expect(text).not.toContain("PRIVATE KEY");
   expect(text).not.toContain("# Notes");
   expect(w.reads).not.toContain(KEY);
-  expect(w.reads.filter((path) => path.startsWith("/home/"))).toEqual([]);
+  expect(w.reads.filter((path) => path.startsWith("/outside/"))).toEqual([]);
   for (const [file, what] of [
     [".claude/rules/team.md", "it is not read as a rule"],
     [".clinerules", "it is not read as a rule"],

@@ -95,17 +95,26 @@ impl Containment {
             reason: e.to_string(),
         };
         let real = fs.real_path(path).map_err(unreadable)?;
-        if !self.admits(&real) {
-            return Err(Refusal::Outside { real });
-        }
         let meta = fs.stat(path).map_err(unreadable)?;
-        if meta.kind != Kind::File {
+        self.judge(&real, meta.kind, meta.len)?;
+        Ok(meta)
+    }
+
+    /// The rule itself, for a host that looked at the file on its own: the
+    /// real path (links resolved), what it is and its size.
+    pub fn judge(&self, real: &str, kind: Kind, len: u64) -> Result<(), Refusal> {
+        if !self.admits(real) {
+            return Err(Refusal::Outside {
+                real: real.to_string(),
+            });
+        }
+        if kind != Kind::File {
             return Err(Refusal::NotRegular);
         }
-        if meta.len > MAX_READ_BYTES {
-            return Err(Refusal::TooLarge { len: meta.len });
+        if len > MAX_READ_BYTES {
+            return Err(Refusal::TooLarge { len });
         }
-        Ok(meta)
+        Ok(())
     }
 
     /// The bytes of a file that may be read (see [`Containment::check`]).
@@ -141,8 +150,8 @@ mod tests {
     fn tree() -> MemoryFs {
         let mut fs = MemoryFs::new();
         fs.add_file("/p/a.md", "a")
-            .add_file("/home/u/.ssh/id_rsa", "secret")
-            .add_link("/p/key.md", "/home/u/.ssh/id_rsa")
+            .add_file("/outside/.ssh/id_rsa", "secret")
+            .add_link("/p/key.md", "/outside/.ssh/id_rsa")
             .add_link("/p/inner.md", "a.md")
             .add_dir("/p/dir");
         fs
@@ -163,11 +172,11 @@ mod tests {
         assert_eq!(
             inside.read(&fs, "/p/key.md"),
             Err(Refusal::Outside {
-                real: "/home/u/.ssh/id_rsa".into()
+                real: "/outside/.ssh/id_rsa".into()
             })
         );
         assert!(inside
-            .with(&fs, "/home/u/.ssh")
+            .with(&fs, "/outside/.ssh")
             .read(&fs, "/p/key.md")
             .is_ok());
     }

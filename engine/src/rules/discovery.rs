@@ -517,14 +517,14 @@ mod tests {
     fn links_outside_the_project_are_findings_and_never_read() {
         // issue 20: `.claude/rules/team.md` linked to a private key.
         let mut fs = MemoryFs::new();
-        fs.add_file("/home/u/.ssh/id_rsa", "PRIVATE KEY")
-            .add_file("/home/u/notes/n.md", "# Notes")
+        fs.add_file("/outside/.ssh/id_rsa", "PRIVATE KEY")
+            .add_file("/outside/notes/n.md", "# Notes")
             .add_file("/p/.claude/rules/ok.md", "# Ok")
-            .add_link("/p/.claude/rules/team.md", "../../../home/u/.ssh/id_rsa")
-            .add_link("/p/.claude/rules/notes", "/home/u/notes")
-            .add_link("/p/.claude/rules/README.txt", "/home/u/.ssh/id_rsa")
-            .add_link("/p/.clinerules", "/home/u/.ssh/id_rsa")
-            .add_link("/p/.opencode/rules", "/home/u/notes")
+            .add_link("/p/.claude/rules/team.md", "../../../outside/.ssh/id_rsa")
+            .add_link("/p/.claude/rules/notes", "/outside/notes")
+            .add_link("/p/.claude/rules/README.txt", "/outside/.ssh/id_rsa")
+            .add_link("/p/.clinerules", "/outside/.ssh/id_rsa")
+            .add_link("/p/.opencode/rules", "/outside/notes")
             .add_file("/p/inside/i.md", "# Inside")
             .add_link("/p/.claude/rules/inside", "../../inside");
         let source = source(&fs, "{:formats [:claude :cline :opencode]}");

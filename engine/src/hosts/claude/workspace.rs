@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::contain::{Containment, MAX_READ_BYTES};
+use crate::base::contain::Containment;
 use crate::base::error::Error;
 use crate::base::fs::{Kind, MemoryFs};
 use crate::base::paths;
@@ -451,10 +451,10 @@ impl ClaudeWorkspace {
     /// §0.1), from what a stat with links resolved told: a regular file
     /// within the read bound whose real path lies inside the project.
     pub fn may_read(&self, real: &str, kind: Kind, len: u64) -> bool {
-        let inside = Containment::project(&self.fs, &self.root).with(&self.fs, &self.real_root);
-        kind == Kind::File
-            && len <= MAX_READ_BYTES
-            && inside.admits(&paths::normalize_lexically(real))
+        Containment::project(&self.fs, &self.root)
+            .with(&self.fs, &self.real_root)
+            .judge(&paths::normalize_lexically(real), kind, len)
+            .is_ok()
     }
 
     /// The documents a delivery for `request` would read: those the due
@@ -853,8 +853,8 @@ mod tests {
             .add_link("/p/.cursor/rules/shared", "/p/shared")
             .add_link("/p/.cursor/rules/loop", "..")
             .add_link("/p/.cursor/rules/gone.mdc", "/p/nowhere")
-            .add_file("/home/u/.ssh/id_rsa", "KEY")
-            .add_link("/p/.claude/rules/team.md", "../../../home/u/.ssh/id_rsa")
+            .add_file("/outside/.ssh/id_rsa", "KEY")
+            .add_link("/p/.claude/rules/team.md", "../../../outside/.ssh/id_rsa")
             .add_file("/p/.claude/rules/c.md", "# C")
             .add_file("/p/.clinerules", "# Cline");
         let native = Project::load(&fs, "/p").unwrap();
@@ -923,8 +923,8 @@ mod tests {
         // never read.
         let mut ws = workspace(&[(".claude/rules/ok.md", "# Ok")]);
         ws.files
-            .add_file("/home/u/.ssh/id_rsa", "PRIVATE KEY")
-            .add_link("/p/.claude/rules/team.md", "../../../home/u/.ssh/id_rsa");
+            .add_file("/outside/.ssh/id_rsa", "PRIVATE KEY")
+            .add_link("/p/.claude/rules/team.md", "../../../outside/.ssh/id_rsa");
         ws.put_file("/p/rule-fairy.edn", b"{:formats [:claude]}");
         let files = ws.files.clone();
         let asked = rounds(&mut ws, &files);
@@ -945,10 +945,11 @@ mod tests {
 
     #[test]
     fn the_mod_reads_contents_only_inside_the_project() {
+        use crate::base::contain::MAX_READ_BYTES;
         let ws = ClaudeWorkspace::new("/p", "/real/p");
         assert!(ws.may_read("/p/src/a.ts", Kind::File, 10));
         assert!(ws.may_read("/real/p/src/a.ts", Kind::File, 10));
-        assert!(!ws.may_read("/home/u/.ssh/id_rsa", Kind::File, 10));
+        assert!(!ws.may_read("/outside/.ssh/id_rsa", Kind::File, 10));
         assert!(!ws.may_read("/p/../etc/passwd", Kind::File, 10));
         assert!(!ws.may_read("/p/src/pipe", Kind::Other, 0));
         assert!(!ws.may_read("/p/src/big", Kind::File, MAX_READ_BYTES + 1));
