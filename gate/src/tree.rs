@@ -35,6 +35,23 @@ impl WorkTree {
     fn full(&self, path: &str) -> PathBuf {
         self.root.join(path)
     }
+
+    /// Refuses a path that, links followed, leads outside the project
+    /// (behaviour §0.1): a rule file or folder linked to elsewhere is an
+    /// error naming it, never read. A path that does not resolve is left
+    /// to the caller's own check.
+    fn contained(&self, path: &str) -> Result<(), GateError> {
+        let Ok(real) = self.full(path).canonicalize() else {
+            return Ok(());
+        };
+        if real.starts_with(&self.root) {
+            return Ok(());
+        }
+        Err(GateError::in_file(
+            self.display(path),
+            format!("it leads outside the project (to {})", real.display()),
+        ))
+    }
 }
 
 /// Decodes a rule or config file, naming the line of the first bad byte.
@@ -52,6 +69,7 @@ impl RuleTree for WorkTree {
         if !full.is_file() {
             return Ok(None);
         }
+        self.contained(path)?;
         let bytes = std::fs::read(&full)
             .map_err(|e| GateError::in_file(self.display(path), format!("cannot read: {e}")))?;
         utf8(&self.display(path), bytes).map(Some)
@@ -68,6 +86,7 @@ impl RuleTree for WorkTree {
         // directory is listed once, so a link loop ends.
         let mut seen = std::collections::HashSet::new();
         while let Some(current) = pending.pop() {
+            self.contained(&current)?;
             if let Ok(real) = self.full(&current).canonicalize() {
                 if !seen.insert(real) {
                     continue;
@@ -88,6 +107,7 @@ impl RuleTree for WorkTree {
                 if full.is_dir() {
                     pending.push(child);
                 } else if full.is_file() {
+                    self.contained(&child)?;
                     files.push(child);
                 }
             }
@@ -134,7 +154,7 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("r/sub")).unwrap();
         std::fs::write(dir.path().join("r/a.yml"), "a").unwrap();
         std::fs::write(dir.path().join("r/sub/b.yml"), "b").unwrap();
-        let tree = WorkTree::new(dir.path());
+        let tree = WorkTree::new(&dir.path().canonicalize().unwrap());
         assert_eq!(
             tree.files_below("r").unwrap(),
             vec!["r/a.yml", "r/sub/b.yml"]
@@ -148,6 +168,30 @@ mod tests {
                 tree.files_below("r").unwrap(),
                 vec!["r/a.yml", "r/sub/b.yml"]
             );
+        }
+        #[cfg(unix)]
+        {
+            // A rule file or folder linked out of the project is named, unread.
+            let outside = tempfile::tempdir().unwrap();
+            std::fs::write(outside.path().join("secret.yml"), "key").unwrap();
+            let tree = WorkTree::new(&dir.path().canonicalize().unwrap());
+            std::os::unix::fs::symlink(
+                outside.path().join("secret.yml"),
+                dir.path().join("r/s.yml"),
+            )
+            .unwrap();
+            let refused = tree.read("r/s.yml").unwrap_err().to_string();
+            assert!(
+                refused.starts_with("r/s.yml: it leads outside the project"),
+                "{refused}"
+            );
+            let listed = tree.files_below("r").unwrap_err().to_string();
+            assert!(listed.starts_with("r/s.yml: it leads outside"), "{listed}");
+            std::fs::remove_file(dir.path().join("r/s.yml")).unwrap();
+            std::os::unix::fs::symlink(outside.path(), dir.path().join("r/out")).unwrap();
+            let listed = tree.files_below("r").unwrap_err().to_string();
+            assert!(listed.starts_with("r/out: it leads outside"), "{listed}");
+            std::fs::remove_file(dir.path().join("r/out")).unwrap();
         }
         std::fs::write(dir.path().join("r/bad.yml"), b"ok\n\xff").unwrap();
         assert_eq!(

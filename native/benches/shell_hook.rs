@@ -1,10 +1,10 @@
 //! The Codex shell hook on a change of 25,000 and 100,000 untracked files,
 //! beside `git status` alone on the same tree: the hook runs that one git
-//! command, reads each file's times and selects, so its cost should stay
-//! close to git's (target: within 1.2 times; behaviour §5.4). Two cases:
-//! no rule matches the files (the pending list is cleared, nothing is
-//! printed), and a rule matches every file (it is delivered, and the list
-//! is cleared too). Run with `scripts/bench`; prints medians.
+//! command, reads the times of the files some rule could select and
+//! selects, so its cost should stay close to git's (target: within 1.2
+//! times; behaviour §5.4). Two cases: no rule matches the files (none is
+//! timed, nothing is printed), and a rule matches every file (each is
+//! timed and delivered, and the list is cleared). Run with `scripts/bench`; prints medians.
 
 use std::fs;
 use std::process::Command;

@@ -104,6 +104,33 @@ impl GlobIndex {
     }
 }
 
+impl GlobIndex {
+    /// Whether some glob matches `path`, or could not be compiled (which
+    /// its owner reports when reached): [`GlobIndex::matches`] without
+    /// collecting, for a check of many paths that keeps few.
+    pub(crate) fn reaches(&self, path: &str) -> bool {
+        let tried = |id: &usize| {
+            let entry = &self.entries[*id];
+            entry
+                .matcher
+                .get_or_init(|| compile(&entry.glob))
+                .as_ref()
+                .is_none_or(|matcher| matcher.is_match(path))
+        };
+        if self.unkeyed.iter().any(tried) {
+            return true;
+        }
+        let automaton = self
+            .automaton
+            .get_or_init(|| (!self.literals.is_empty()).then(|| literal_automaton(&self.literals)));
+        automaton.as_ref().is_some_and(|automaton| {
+            automaton
+                .find_overlapping_iter(path)
+                .any(|hit| self.keyed[hit.pattern().as_usize()].iter().any(tried))
+        })
+    }
+}
+
 /// A one-glob set: unlike `Glob::compile_matcher`, building it reports a
 /// regex the engine refuses (too large) as an error instead of panicking.
 fn compile(glob: &Glob) -> Option<GlobSet> {

@@ -495,6 +495,26 @@ impl RuleIndex {
         verdict.fires(entry.match_all())
     }
 
+    /// Whether an event with any path could select a rule or report a
+    /// problem whatever the path: some rule tests content (`fileContains`
+    /// reads any file) or has an invalid glob (reported for any path).
+    pub fn any_path_may_select(&self) -> bool {
+        self.needs_contents() || self.entries.iter().any(|e| e.first_invalid.is_some())
+    }
+
+    /// Whether a glob of some rule matches `path` (or could not be
+    /// compiled, which is reported when reached). With
+    /// [`any_path_may_select`](Self::any_path_may_select) false, a path for
+    /// which this is false selects nothing.
+    pub fn glob_reaches(&self, path: &str) -> bool {
+        let plain = !path.starts_with(['/', '.']) && !path.contains('\\');
+        if plain {
+            self.globs.reaches(path)
+        } else {
+            self.globs.reaches(&paths::normalize_for_match(path))
+        }
+    }
+
     /// The invalid globs of every rule, found when the index was built.
     pub fn invalid_globs(&self) -> impl Iterator<Item = &Error> {
         self.entries

@@ -53,7 +53,7 @@ impl Host for Session<'_> {
     }
 
     fn changed_since(&mut self, project: &Project, marker_ms: i64) -> Result<Vec<String>, String> {
-        changed_paths(&project.root, marker_ms)
+        changed_paths(project, marker_ms)
     }
 }
 

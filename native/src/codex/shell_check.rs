@@ -7,24 +7,26 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::Command;
 
-use rule_fairy_engine::shell::{
-    candidate_paths, changed_since, parse_porcelain, project_paths, toplevel,
-};
+use rule_fairy_engine::shell::{changed_since, project_paths, timing_candidates, toplevel};
+use rule_fairy_engine::Project;
 
-/// Project-relative paths changed at or after `marker_ms`, sorted. Outside
-/// git, none. A git failure is an error, and the caller then saves no new
-/// marker, so the next check covers the same window.
-pub(super) fn changed_paths(project_root: &str, marker_ms: i64) -> Result<Vec<String>, String> {
-    let top = git(project_root, &["rev-parse", "--show-toplevel"], &[0, 128])?;
+/// Project-relative paths changed at or after `marker_ms`, sorted, of
+/// those some rule of `project` could select (the others' times are not
+/// read). Outside git, none. A git failure is an error, and the caller then
+/// saves no new marker, so the next check covers the same window.
+pub(super) fn changed_paths(project: &Project, marker_ms: i64) -> Result<Vec<String>, String> {
+    let top = git(&project.root, &["rev-parse", "--show-toplevel"], &[0, 128])?;
     let Some(top) = toplevel(&String::from_utf8_lossy(&top)).map(str::to_string) else {
         return Ok(Vec::new());
     };
     let status = git(
-        project_root,
+        &project.root,
         &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
         &[0],
     )?;
-    let candidates = candidate_paths(&parse_porcelain(&status));
+    let real_top = std::fs::canonicalize(&top)
+        .map_or_else(|_| top.clone(), |p| p.to_string_lossy().into_owned());
+    let candidates = timing_candidates(&status, &project.index, &real_top, &project.root);
     let times = change_times(Path::new(&top), &candidates);
     let changed: Vec<String> = candidates
         .into_iter()
@@ -32,10 +34,7 @@ pub(super) fn changed_paths(project_root: &str, marker_ms: i64) -> Result<Vec<St
         .filter(|(_, time)| time.is_some_and(|changed| changed_since(marker_ms, changed)))
         .map(|(path, _)| path)
         .collect();
-    let real_top = std::fs::canonicalize(&top)
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or(top);
-    Ok(project_paths(&real_top, project_root, &changed))
+    Ok(project_paths(&real_top, &project.root, &changed))
 }
 
 /// Below this many paths one thread reads the times: starting threads
