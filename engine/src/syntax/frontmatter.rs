@@ -348,15 +348,16 @@ fn continued(value: &str, after: &[&str]) -> Option<(usize, String, Option<Strin
             end + 1
         }
         Some(_) => return None,
-        None if value.is_empty() || value.starts_with(['[', '{', '#', '&', '*', '!']) => {
-            return None
-        }
+        None if value.starts_with(['[', '{', '#', '&', '*', '!']) => return None,
         None => after.iter().take_while(continues).count(),
     };
     if taken == 0 {
         return None;
     }
-    let lines: Vec<&str> = std::iter::once(value)
+    // `key:` alone, then indented text: the text is the value.
+    let first = (!value.is_empty()).then_some(value);
+    let lines: Vec<&str> = first
+        .into_iter()
         .chain(after[..taken].iter().map(|l| l.trim_matches([' ', '\t'])))
         .collect();
     let raw = lines
@@ -616,6 +617,15 @@ mod tests {
             .as_deref(),
             Some("plain text goes on")
         );
+        let alone =
+            parse("---\ndescription:\n  on the next line\n  and one more\nglobs:\n  - a/**\n---\n");
+        let alone = alone.frontmatter.unwrap();
+        assert_eq!(
+            alone.scalar("description").as_deref(),
+            Some("on the next line and one more")
+        );
+        assert_eq!(alone.list("globs"), vec!["a/**"]);
+        assert!(alone.ignored.is_empty());
         assert_eq!(
             scalar(
                 "---\ndescription: 'it''s: fine' # note\n---\n",
@@ -661,6 +671,7 @@ mod tests {
             "'it''s\n\n  x'",
             "plain\n  more",
             "plain\n  more\n  and more",
+            "\n  alone\n  on its lines",
         ];
         let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = |n: usize| {
