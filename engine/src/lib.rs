@@ -42,7 +42,7 @@ mod review;
 mod rules;
 mod syntax;
 
-pub use base::contain::{escapes, Containment, Refusal, MAX_READ_BYTES};
+pub use base::contain::{escapes, Containment, Refusal, MAX_PATH_BYTES, MAX_READ_BYTES};
 pub use base::error::{Error, ErrorKind, Place, Result};
 pub use base::finding::{Finding, Severity};
 pub use base::fs::{FileSource, Kind, MemoryFs, Metadata};

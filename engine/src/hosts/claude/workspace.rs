@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::contain::Containment;
+use crate::base::contain::{Containment, MAX_PATH_BYTES};
 use crate::base::error::Error;
 use crate::base::fs::{Kind, MemoryFs};
 use crate::base::paths;
@@ -323,13 +323,19 @@ impl ClaudeWorkspace {
     /// relatively) and normalised, and the directories whose `.git` entry
     /// decides its project-relative path (behaviour §5.6): every ancestor of
     /// its directory and of the project root.
+    /// A path longer than any real one ([`MAX_PATH_BYTES`]) needs no probe:
+    /// it matches nothing.
     pub fn edit_probes(&self, file: &str) -> (String, Vec<String>) {
         let file = paths::normalize_lexically(&paths::join(&self.root, file));
+        if file.len() > MAX_PATH_BYTES {
+            return (file, Vec::new());
+        }
         let mut probes: Vec<String> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for start in [paths::parent(&file), Some(self.root.as_str())] {
             let mut current = start;
             while let Some(dir) = current {
-                if !probes.iter().any(|p| p == dir) {
+                if seen.insert(dir) {
                     probes.push(dir.to_string());
                 }
                 current = paths::parent(dir);
@@ -988,6 +994,11 @@ mod tests {
             .decide(&edit("/w/repo/frontend/x.js", 1, ""))
             .entries
             .is_empty());
+        // A path longer than any real one (found by the fuzz suite: 50 KB
+        // of segments took over 20 s) is probed nowhere and matches nothing.
+        let long = "src/".repeat(MAX_PATH_BYTES / 4 + 1) + "a.clj";
+        assert_eq!(ws.edit_probes(&long).1, Vec::<String>::new());
+        assert!(ws.decide(&edit(&long, 1, "")).entries.is_empty());
     }
 
     #[test]
