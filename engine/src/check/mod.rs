@@ -2,6 +2,7 @@
 //! past each problem so one run reports them all.
 
 pub(crate) mod lint;
+mod nearby;
 mod reach;
 
 use serde::Serialize;
@@ -65,6 +66,9 @@ pub fn check_project_with(fs: &dyn FileSource, root: &str, files: Option<&[Strin
     let mut rule_count = 0;
     if let Some(source) = source {
         rule_count = check_rules(fs, &source, files, &mut findings);
+        if rule_count == 0 && !findings.iter().any(|f| f.severity == Severity::Error) {
+            findings.push(nearby::nothing_found(fs, &source));
+        }
     }
     findings.sort_by(|a, b| {
         java_order(&a.place.file, &b.place.file)
