@@ -21,7 +21,9 @@ use crate::hosts::claude::labels::loading_problem;
 use crate::hosts::claude::state::SessionState;
 use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::hosts::gate_check::gate_probes;
-use crate::hosts::shell::{changed_since, project_paths, toplevel};
+use crate::hosts::shell::{
+    candidate_paths, changed_since, parse_porcelain, project_paths, timing_candidates, toplevel,
+};
 use crate::matching::event::{Event, EventKind, Query};
 use crate::matching::facts::{project_markers, project_tags, wanted_facts, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
@@ -342,6 +344,19 @@ impl ClaudeWorkspace {
             }
         }
         (file, probes)
+    }
+
+    /// The files of `git status --porcelain=v1 -z --untracked-files=all`
+    /// output whose times the mod reads (relative to the checkout's real
+    /// top level): those some rule could select (behaviour §5.4, step 4).
+    /// A project that does not load has every file timed; the event then
+    /// reports why it does not load.
+    pub fn shell_candidates(&mut self, porcelain: &[u8], toplevel: &str) -> Vec<String> {
+        let real_root = self.real_root.clone();
+        match self.project() {
+            Ok(project) => timing_candidates(porcelain, &project.index, toplevel, &real_root),
+            Err(_) => candidate_paths(&parse_porcelain(porcelain)),
+        }
     }
 
     /// What a shell event needs gathered, given the session's saved state.
