@@ -157,7 +157,8 @@ fn a_folded_description_draws_no_warning() {
     p.rule(
         "db.mdc",
         "---\ndescription: >\n  Database rules,\n  for migrations.\nglobs: db/**\n---\n# DB",
-    );
+    )
+    .write("db/001.sql", "create table t (id int);");
     let check = stdout(&p.run(&["check"]));
     assert!(check.contains("0 errors, 0 warnings"), "{check}");
 }
