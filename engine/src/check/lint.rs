@@ -124,6 +124,13 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
             .with_hint("put code examples in a fenced block (```java ... ```), where nothing is read as an import"),
         );
     }
+    if rule.mention_only {
+        out.push(
+            Finding::warning(at(1), "The rule is mention-only (a Cline workflow or Windsurf's `trigger: manual`): it comes only when a person names it")
+                .with_hint(format!("name it in a prompt as @{}", rule.name)),
+        );
+        return;
+    }
     if !fires && rule.document.unclosed_at.is_none() {
         let (what, hint) = match rule.format {
             Format::Copilot => ("it has no applyTo", "add `applyTo: \"<glob>\"`"),
@@ -692,6 +699,23 @@ mod tests {
         assert!(
             fenced.iter().all(|f| !f.2.contains("decorator")),
             "{fenced:?}"
+        );
+    }
+
+    #[test]
+    fn a_mention_only_rule_says_how_it_comes() {
+        let workflow = Rule::parse_as(
+            Format::Cline,
+            "workflows/release.md",
+            "/p/.clinerules/workflows/release.md",
+            "# Release",
+        );
+        let found = lint_rule(&workflow);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].message.starts_with("The rule is mention-only"));
+        assert_eq!(
+            found[0].hint.as_deref(),
+            Some("name it in a prompt as @workflows/release.md")
         );
     }
 
