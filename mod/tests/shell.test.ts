@@ -112,10 +112,12 @@ test("a broken import keeps the path pending until the document exists", async (
   expect(failed.result).toBe("done");
   expect(failed.context).toEqual([
     expect.stringMatching(
-      /^\[rule-fairy error: shell delivery failed\]\n.*Rule import does not exist: doc\/lib\.md\nNo matched rules were injected or marked as injected\.$/,
+      /^\[rule-fairy error: 1 broken rule left out: lib\.mdc\]\n- \.cursor\/rules\/lib\.mdc:6: lib\.mdc: Rule import does not exist: doc\/lib\.md\nThey were not injected or marked as injected/,
     ),
   ]);
-  expect(w.logs.some((line) => line.includes("shell delivery failed"))).toBe(true);
+  expect(w.logs).toContain(
+    "rule-fairy: 1 broken rule left out: .cursor/rules/lib.mdc:6: lib.mdc: Rule import does not exist: doc/lib.md",
+  );
   expect(w.state()).toMatchObject({ shell: { pending: ["lib/x.clj"] } });
 
   await w.clock.advance(2_000);

@@ -419,21 +419,26 @@ fn render_claude_prints_frames() {
 }
 
 #[test]
-fn render_fails_visibly_on_a_broken_import() {
+fn render_names_a_broken_import_and_delivers_the_rest() {
     let p = documented();
     p.rule(
         "ui.mdc",
         "---\nglobs: src/ui/**\n---\n# UI\n\n@doc/guide.md#nope",
     );
-    let out = p.run(&["explain", "--path", "src/ui/a.ts", "--render"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains(
-            ".cursor/rules/ui.mdc:6: Rule import heading does not exist: doc/guide.md#nope"
-        ),
-        "{}",
-        stderr(&out)
-    );
+    p.rule("ui-too.mdc", "---\nglobs: src/ui/**\n---\n# UI too");
+    let named =
+        "- .cursor/rules/ui.mdc:6: ui.mdc: Rule import heading does not exist: doc/guide.md#nope\n";
+    for host in ["--render", "--render=claude"] {
+        let out = stdout(&p.run(&["explain", "--path", "src/ui/a.ts", host]));
+        assert!(out.contains("[rule-fairy injected: ui-too.mdc]"), "{out}");
+        assert!(!out.contains("[rule-fairy injected: ui.mdc]"), "{out}");
+        assert!(
+            out.contains(&format!(
+                "[rule-fairy error: 1 broken rule left out: ui.mdc]\n{named}"
+            )),
+            "{out}"
+        );
+    }
     let check = stdout(&p.run(&["check"]));
     assert!(
         check.contains(

@@ -64,19 +64,31 @@ fn case_175_bundle_after_fetch_and_clean() {
     let out = repo.run(&["review", "clean", "now"]);
     assert_fails(&out, "clean takes no arguments\nusage: review fetch");
 
-    // A rule that does not render fails the bundle and leaves none behind,
-    // not even an earlier one.
+    // A rule that does not render is left out and named, in the bundle
+    // and the command's answer; the other rules are still in it.
     repo.ok(&["review", "fetch", "--local"]);
-    repo.ok(&["review", "bundle"]);
     repo.write(
         ".cursor/rules/broken.mdc",
         "---\nalwaysApply: true\n---\n# Broken\n\n@doc/missing.md\n",
     );
-    let out = repo.run(&["review", "bundle"]);
-    assert_fails(&out, "Rule import does not exist: doc/missing.md");
-    assert!(stderr(&out).contains("broken.mdc:6"), "{}", stderr(&out));
-    assert!(!repo.exists(&format!("{DIFF_DIR}/rules.md")));
-    assert!(repo.exists(&format!("{DIFF_DIR}/patch.diff")));
+    let out = repo.ok(&["review", "bundle"]);
+    let named =
+        ".cursor/rules/broken.mdc:6: broken.mdc: Rule import does not exist: doc/missing.md";
+    assert!(
+        out.contains(&format!(
+            "\nLeft out a broken rule, named in the bundle: {named}"
+        )),
+        "{out}"
+    );
+    let bundle = rules_md(&repo);
+    assert!(
+        bundle.contains(&format!(
+            "- Broken rules left out: 1; read their files yourself:\n  - {named}\n"
+        )),
+        "{bundle}"
+    );
+    assert!(bundle.contains("# R\n\nRule body."));
+    assert!(!bundle.contains("# Broken"));
 }
 
 #[test]

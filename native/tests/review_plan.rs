@@ -223,19 +223,19 @@ fn a_plan_bundle_in_git_records_the_revision() {
 }
 
 #[test]
-fn a_failed_plan_bundle_leaves_no_bundle() {
+fn a_broken_rule_is_left_out_of_a_plan_bundle_and_named() {
     let repo = plan_project();
-    repo.ok(&["review-plan", "bundle", "docs/plan.md"]);
     repo.write(
         ".cursor/rules/broken.mdc",
         "---\nalwaysApply: true\n---\n# Broken\n\n@doc/missing.md\n",
     );
-    let out = repo.run(&["review-plan", "bundle", "docs/plan.md"]);
-    assert_fails(&out, "Rule import does not exist: doc/missing.md");
-    assert!(
-        !repo.exists(PLAN_DIR),
-        "nothing of the earlier pass is left to be mistaken for this one"
-    );
+    let out = repo.ok(&["review-plan", "bundle", "docs/plan.md"]);
+    let named =
+        ".cursor/rules/broken.mdc:6: broken.mdc: Rule import does not exist: doc/missing.md";
+    assert!(out.contains(named), "{out}");
+    let bundle = repo.read(&format!("{PLAN_DIR}/rules.md"));
+    assert!(bundle.contains(&format!("  - {named}\n")), "{bundle}");
+    assert!(!bundle.contains("# Broken"));
 }
 
 #[test]

@@ -307,3 +307,47 @@ test("installed from the marketplace in a checkout, the mod loads without --plug
   assert.equal(count(context, "widget.mdc"), 1);
   assert.match(readFileSync(debugFile(), "utf8"), /hooks module rule-fairy@rule-fairy loaded/);
 });
+
+test("a rule importing a missing document is named, and the others still arrive", async () => {
+  // Its own project: an always-on rule whose import is missing used to
+  // fail the whole delivery, so no rule came with any prompt.
+  const broken = join(home, "broken-project");
+  write(broken, {
+    ".cursor/rules/always.mdc": RULES[".cursor/rules/always.mdc"],
+    ".cursor/rules/widget.mdc": RULES[".cursor/rules/widget.mdc"],
+    ".cursor/rules/broken.mdc":
+      "---\nalwaysApply: true\n---\n# Broken\n\nBroken rule body.\n\n@docs/missing.md\n",
+  });
+  execFileSync("git", ["init", "-q"], { cwd: broken, stdio: "ignore" });
+  const before = mock.requests.length;
+  const result = await claude({
+    args: ["a widget despite the broken rule"],
+    cwd: broken,
+    config: join(home, "config"),
+    mockUrl: mock.url,
+    debugFile: debugFile(),
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const context = hookContext(mock.requests[before]);
+  assert.equal(count(context, "always.mdc"), 1, "the other always-on rule arrived");
+  assert.equal(count(context, "widget.mdc"), 1, "the keyword rule arrived");
+  assert.equal(count(context, "broken.mdc"), 0, "the broken rule is not marked as injected");
+  assert.doesNotMatch(context, /Broken rule body\./);
+  const named =
+    "- .cursor/rules/broken.mdc:8: broken.mdc: Rule import does not exist: docs/missing.md";
+  assert.ok(
+    context.includes(`[rule-fairy error: 1 broken rule left out: broken.mdc]\n${named}\n`),
+    context,
+  );
+  // The person sees one transcript line naming it.
+  const logs = result.events.filter((e) => e.type === "system" && e.subtype === "ui_log");
+  assert.ok(
+    logs.some((e) => e.text === `rule-fairy: 1 broken rule left out: ${named.slice(2)}`),
+    JSON.stringify(logs),
+  );
+  const sessionOf = result.events.find((e) => e.session_id !== undefined)?.session_id;
+  const state = JSON.parse(
+    readFileSync(join(broken, `.rule-fairy/claude/${sessionOf}.json`), "utf8"),
+  );
+  assert.deepEqual(Object.keys(state.delivered).sort(), ["always.mdc", "widget.mdc"]);
+});

@@ -386,6 +386,54 @@ async function main() {
       !fs.existsSync(path.join(pluginRoot, ".rule-fairy")),
       "nothing was written under the plugin",
     );
+
+    console.log("a broken rule: an always-on rule importing a missing document");
+    const brokenProject = path.join(work, "broken-project");
+    fs.mkdirSync(path.join(brokenProject, ".cursor/rules"), { recursive: true });
+    const brokenRules = {
+      "base.mdc": RULES["base.mdc"],
+      "widget.mdc": RULES["widget.mdc"],
+      "broken.mdc":
+        "---\nalwaysApply: true\n---\n# Broken\n\nBroken rule body.\n\n@docs/missing.md\n",
+    };
+    for (const [name, text] of Object.entries(brokenRules)) {
+      fs.writeFileSync(path.join(brokenProject, ".cursor/rules", name), text);
+    }
+    run("git", ["init", "-q"], { cwd: brokenProject });
+    const first = requests.length;
+    mock.expect(answer([say("done")]));
+    await codexExec(env, brokenProject, ["exec", ...base, "add a widget despite the broken rule"]);
+    expectCounts(
+      requests,
+      first,
+      { base: 1, widget: 1, ui: 0, scripts: 0 },
+      "still carries the other always-on and keyword rules",
+    );
+    const brokenTexts = developerTexts(requests[first]);
+    check(
+      !brokenTexts.some((t) => t.includes("Broken rule body.")),
+      "the broken rule's body is left out",
+    );
+    check(
+      brokenTexts.some((t) =>
+        t.includes(
+          "[rule-fairy error: 1 broken rule left out: broken.mdc]\n- .cursor/rules/broken.mdc:8: broken.mdc: Rule import does not exist: docs/missing.md\n",
+        ),
+      ),
+      "an error entry names the broken rule with its file and line",
+    );
+    const brokenState = fs
+      .readdirSync(path.join(brokenProject, ".rule-fairy/codex"))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) =>
+        JSON.parse(fs.readFileSync(path.join(brokenProject, ".rule-fairy/codex", f), "utf8")),
+      );
+    check(
+      brokenState.length === 1 &&
+        JSON.stringify(Object.keys(brokenState[0].injected).sort()) ===
+          JSON.stringify(["base.mdc", "widget.mdc"]),
+      "the state records the delivered rules, never the broken one",
+    );
   } finally {
     await mock.close();
     if (failures > 0 || process.env.RULE_FAIRY_E2E_KEEP) {

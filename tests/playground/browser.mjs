@@ -182,10 +182,11 @@ try {
   );
   await page.click("#clear-files");
   await checked(page, "Checked 0 rules");
-  equal(
-    (await shown(page)).check,
-    "Checked 0 rules: 0 errors, 0 warnings.",
-    "remove all leaves no rule",
+  const emptied = await shown(page);
+  equal(emptied.check, "Checked 0 rules: 0 errors, 1 warning.", "remove all leaves no rule");
+  check(
+    emptied.findings.some((f) => f.includes("no rule found: looked in .cursor/rules")),
+    "an empty case says where rules were looked for",
   );
 
   const { rules, prompt } = fileRules;

@@ -4,13 +4,15 @@
 //! The rest is deferred to the next matching event.
 //!
 //! Where we differ from the original: a rule too large to deliver even
-//! alone is reported with the original's error entry and left out, and the
-//! rules that fit are still delivered. The original gives up on the whole
-//! event when the first rule alone does not fit, so one oversized rule
-//! blocks every rule matched after it, on every event, until it is fixed.
+//! alone is left out and named (behaviour §4.10), and the rules that fit
+//! are still delivered. The original gives up on the whole event when the
+//! first rule alone does not fit, so one oversized rule blocks every rule
+//! matched after it, on every event, until it is fixed.
 
 use std::fmt;
 
+use crate::base::error::ErrorKind;
+use crate::delivery::broken::{broken_entry, BrokenRule};
 use crate::delivery::frames::{build_frames, FrameLimits};
 use crate::render::block::{Block, RenderError, DOCUMENTATION_BUDGET};
 use crate::render::labels;
@@ -26,20 +28,35 @@ pub struct Delivery {
     /// say so in their deferred line; they come with the next matching
     /// event, so they must not be recorded as delivered.
     pub deferred: Vec<String>,
-    /// Rules that do not fit a delivery even alone. Not recorded either, so
-    /// the error comes back with every matching event until the rule is
-    /// fixed.
+    /// Rules that do not fit a delivery even alone, and why. Not recorded
+    /// either, so the error comes back with every matching event until the
+    /// rule is fixed.
     pub oversized: Vec<OversizedRule>,
+    /// Every rule left out as broken, placed, in match order: those whose
+    /// imports fail and the oversized ones (filled by
+    /// [`crate::claude_delivery`]; the fit alone
+    /// leaves it empty).
+    pub broken: Vec<BrokenRule>,
 }
 
 impl Delivery {
-    /// The context entries to attach: the frames, then one error entry per
-    /// oversized rule. Frames go first because Claude Code reads one
-    /// event's entries whole only up to a total size: past it, it is the
-    /// short error entry that gets cut to a preview, not a frame.
+    /// The context entries to attach: the frames, then the one entry
+    /// naming the broken rules (behaviour §4.10).
     pub fn entries(&self) -> Vec<String> {
-        let errors = self.oversized.iter().map(OversizedRule::entry);
-        self.frames.iter().cloned().chain(errors).collect()
+        self.entries_with(&[])
+    }
+
+    /// The frames, then the one entry naming the broken rules and `more`
+    /// (the invalid globs and patterns the event reached). Frames go first
+    /// because Claude Code reads one event's entries whole only up to a
+    /// total size: past it, it is the short error entry that gets cut to a
+    /// preview, not a frame.
+    pub fn entries_with(&self, more: &[BrokenRule]) -> Vec<String> {
+        let mut broken = self.broken.clone();
+        broken.extend(more.iter().cloned());
+        let mut entries = self.frames.clone();
+        entries.extend(broken_entry(&broken));
+        entries
     }
 }
 
@@ -50,21 +67,16 @@ pub struct OversizedRule {
     pub reason: Oversize,
 }
 
-impl OversizedRule {
-    /// `[rule-fairy error: <rule> alone <reason>]`, LF,
-    /// [`labels::RULE_NOT_INJECTED`].
-    pub fn entry(&self) -> String {
-        labels::rule_alone_error(&self.rule, &self.reason.to_string())
-    }
-}
-
 /// Why a set of rules does not fit one delivery.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Oversize {
     /// Its documentation expands past the budget (behaviour §3.8).
     Documentation { expanded_bytes: usize },
     /// Its frames outnumber what one delivery carries.
     Frames { needed: usize, allowed: usize },
+    /// A piece of it cannot be cut to fit a frame (behaviour §4.3): a
+    /// fence, a line or a heading too long; the error's message.
+    Piece { problem: String },
 }
 
 impl fmt::Display for Oversize {
@@ -77,6 +89,7 @@ impl fmt::Display for Oversize {
             Oversize::Frames { needed, allowed } => {
                 write!(f, "needs {needed} context entries, but one delivery carries {allowed}")
             }
+            Oversize::Piece { problem } => write!(f, "cannot be cut into context entries: {problem}"),
         }
     }
 }
@@ -93,8 +106,10 @@ impl fmt::Display for Oversize {
 /// The search: try every remaining rule; if that does not fit, try the
 /// first alone. A first rule too large alone is oversized: leave it out and
 /// start again with the rest. Otherwise drop rules from the end until the
-/// set fits, as the original does. One render when everything fits; at
-/// most `2n - 1` for `n` rules.
+/// set fits, as the original does; then try the first rule left behind
+/// alone: too large alone, it is oversized and the search starts again
+/// without it, so it never holds back the rules after it. One render when
+/// everything fits; `2n - 1` for `n` rules all oversized.
 pub(crate) fn fit_delivery<S, R, P>(
     rules: &[S],
     delivery_id: &str,
@@ -116,7 +131,7 @@ where
     };
     let mut remaining: Vec<usize> = (0..rules.len()).collect();
     let mut oversized = Vec::new();
-    while !remaining.is_empty() {
+    'search: while !remaining.is_empty() {
         let alone = match search.attempt(&remaining, &[])? {
             Attempt::Fits(frames) => {
                 return Ok(search.delivery(&remaining, &[], frames, oversized))
@@ -125,28 +140,41 @@ where
             too_large if remaining.len() == 1 => too_large,
             Attempt::TooLarge(_) => search.attempt(&remaining[..1], &remaining[1..])?,
         };
-        match alone {
+        let frames_alone = match alone {
             Attempt::TooLarge(reason) => {
                 let rule = search.name(remaining.remove(0)).to_string();
                 oversized.push(OversizedRule { rule, reason });
+                continue;
             }
-            Attempt::Fits(frames_alone) => {
-                for take in (2..remaining.len()).rev() {
-                    let (tried, deferred) = remaining.split_at(take);
-                    if let Attempt::Fits(frames) = search.attempt(tried, deferred)? {
-                        return Ok(search.delivery(tried, deferred, frames, oversized));
-                    }
-                }
-                let (tried, deferred) = remaining.split_at(1);
-                return Ok(search.delivery(tried, deferred, frames_alone, oversized));
+            Attempt::Fits(frames) => frames,
+        };
+        let mut fitting = (1, frames_alone);
+        for take in (2..remaining.len()).rev() {
+            let (tried, deferred) = remaining.split_at(take);
+            if let Attempt::Fits(frames) = search.attempt(tried, deferred)? {
+                fitting = (take, frames);
+                break;
             }
         }
+        let (take, frames) = fitting;
+        // The first rule left behind: deferred when it fits alone, set
+        // aside when not, so a later rule need not wait for it.
+        if let Attempt::TooLarge(reason) =
+            search.attempt(&remaining[take..take + 1], &remaining[take + 1..])?
+        {
+            let rule = search.name(remaining.remove(take)).to_string();
+            oversized.push(OversizedRule { rule, reason });
+            continue 'search;
+        }
+        let (tried, deferred) = remaining.split_at(take);
+        return Ok(search.delivery(tried, deferred, frames, oversized));
     }
     Ok(Delivery {
         delivered: Vec::new(),
         frames: Vec::new(),
         deferred: Vec::new(),
         oversized,
+        broken: Vec::new(),
     })
 }
 
@@ -197,7 +225,16 @@ where
             prefix.push('\n');
         }
         prefix.push_str(&(self.prefix)(&self.names(tried)));
-        let frames = build_frames(&blocks, &prefix, self.delivery_id, self.limits)?;
+        let frames = match build_frames(&blocks, &prefix, self.delivery_id, self.limits) {
+            Ok(frames) => frames,
+            // A prefix too long is the event's, not a rule's.
+            Err(error) if error.kind == ErrorKind::PrefixTooLong => return Err(error.into()),
+            Err(error) => {
+                return Ok(Attempt::TooLarge(Oversize::Piece {
+                    problem: error.kind.to_string(),
+                }))
+            }
+        };
         let allowed = self.limits.frames_per_delivery;
         Ok(if frames.len() <= allowed {
             Attempt::Fits(frames)
@@ -222,6 +259,7 @@ where
             frames,
             deferred: owned(deferred),
             oversized,
+            broken: Vec::new(),
         }
     }
 }
@@ -231,7 +269,7 @@ mod tests {
     use std::cell::Cell;
 
     use super::*;
-    use crate::base::error::{Error, ErrorKind};
+    use crate::base::error::Error;
     use crate::base::text::utf16_len;
     use crate::delivery::frames::FRAMES_PER_DELIVERY;
     use crate::delivery::readback::delivered_rules;
@@ -392,23 +430,17 @@ mod tests {
         assert!(delivery.deferred.is_empty());
         assert_eq!(delivery.oversized.len(), 1);
         assert_eq!(delivery.oversized[0].rule, "big.mdc");
-        let error = &delivery.oversized[0].entry();
+        let reason = delivery.oversized[0].reason.to_string();
+        assert!(reason.starts_with("expands to "), "{reason}");
         assert!(
-            error.starts_with("[rule-fairy error: big.mdc alone expands to "),
-            "{error}"
+            reason.ends_with(" bytes of documentation, over the 65536-byte budget"),
+            "{reason}"
         );
-        assert!(error.ends_with(
-            " bytes of documentation, over the 65536-byte budget]\nThis rule was not injected or marked as injected; the other matched rules were delivered as usual."
-        ));
         assert_eq!(delivery.frames.len(), 1);
         assert!(delivery.frames[0].starts_with(
             "[rule-fairy shard 1/1 d1]\n[rule-fairy injected: a.mdc]\n[rule-fairy injected: b.mdc]\n[rule-fairy matched: glob on src/a.clj]\n\n"
         ));
         assert!(!delivery.frames[0].contains("big.mdc"));
-        assert_eq!(
-            delivery.entries(),
-            vec![delivery.frames[0].clone(), error.clone()]
-        );
         // All three, the first alone, then the rest.
         assert_eq!(project.renders.get(), 3);
     }
@@ -505,17 +537,18 @@ mod tests {
         assert!(!delivery.entries().concat().contains("injected: d.mdc"));
         assert_eq!(delivery.delivered, vec!["a.mdc", "b.mdc", "c.mdc"]);
         assert_eq!(delivery.deferred, vec!["d.mdc"]);
-        // All four, `a` alone, then `a, b, c`.
-        assert_eq!(project.renders.get(), 3);
+        // All four, `a` alone, `a, b, c`, then `d` alone: it fits alone,
+        // so it waits rather than being reported.
+        assert_eq!(project.renders.get(), 4);
 
         let delivery = project.fit(&["e.mdc"], "d2", FrameLimits::default());
         assert!(delivery.delivered.is_empty() && delivery.frames.is_empty());
-        let entries = delivery.entries();
-        assert_eq!(entries.len(), 1);
-        assert!(entries[0].contains("[rule-fairy error: e.mdc alone expands to "));
-        assert!(entries[0].contains(" bytes of documentation, over the 65536-byte budget]"));
-        assert!(entries[0].contains("This rule was not injected"));
-        assert!(!entries[0].starts_with("[rule-fairy shard"));
+        assert!(delivery.entries().is_empty());
+        assert_eq!(delivery.oversized.len(), 1);
+        assert!(matches!(
+            delivery.oversized[0].reason,
+            Oversize::Documentation { expanded_bytes } if expanded_bytes > DOCUMENTATION_BUDGET
+        ));
     }
 
     #[test]
@@ -563,17 +596,16 @@ mod tests {
         for _ in 0..2 {
             let delivery = project.fit(&["testing.mdc"], "id", limits(9_000, 1));
             assert!(delivery.delivered.is_empty() && delivery.frames.is_empty());
-            let entries = delivery.entries();
-            assert_eq!(entries.len(), 1);
-            assert!(entries[0].contains(
-                "[rule-fairy error: testing.mdc alone needs 2 context entries, but one delivery carries 1]"
-            ));
-            assert!(entries[0].contains("This rule was not injected"));
+            assert_eq!(
+                delivery.oversized[0].reason.to_string(),
+                "needs 2 context entries, but one delivery carries 1"
+            );
         }
     }
 
     #[test]
-    fn an_oversized_rule_after_others_is_deferred_then_reported() {
+    fn an_oversized_rule_after_others_no_longer_holds_back_the_rest() {
+        // It used to be deferred behind `a` and hold `c` back with it.
         let big = section(70_000, "Big");
         let project = small_rules(Project::new(), &["a.mdc", "c.mdc"]).rule(
             "big.mdc",
@@ -581,19 +613,30 @@ mod tests {
             &[("doc/big.md", &big)],
         );
         let first = project.fit(&["a.mdc", "big.mdc", "c.mdc"], "d1", FrameLimits::default());
-        assert_eq!(first.delivered, vec!["a.mdc"]);
-        assert_eq!(first.deferred, vec!["big.mdc", "c.mdc"]);
-        assert!(first.oversized.is_empty());
-
-        let next = project.fit(&["big.mdc", "c.mdc"], "d2", FrameLimits::default());
-        assert_eq!(next.delivered, vec!["c.mdc"]);
-        assert!(next.deferred.is_empty());
+        assert_eq!(first.delivered, vec!["a.mdc", "c.mdc"]);
+        assert!(first.deferred.is_empty());
         assert_eq!(
-            next.oversized
+            first
+                .oversized
                 .iter()
                 .map(|o| o.rule.as_str())
                 .collect::<Vec<_>>(),
             vec!["big.mdc"]
+        );
+        // All three, `a` alone, `a, big`, `big` alone, then `a, c`.
+        assert_eq!(project.renders.get(), 5);
+    }
+
+    #[test]
+    fn a_fence_too_large_for_a_frame_is_the_rule_s_alone() {
+        let fence = format!("```\n{}\n```", "x".repeat(2_000));
+        let project = small_rules(Project::new(), &["a.mdc", "c.mdc"]).rule("f.mdc", fence, &[]);
+        let delivery = project.fit(&["a.mdc", "f.mdc", "c.mdc"], "d1", limits(1_000, 2));
+        assert_eq!(delivery.delivered, vec!["a.mdc", "c.mdc"]);
+        assert_eq!(delivery.oversized.len(), 1);
+        assert_eq!(
+            delivery.oversized[0].reason.to_string(),
+            "cannot be cut into context entries: A fenced Markdown block exceeds the hook context frame limit"
         );
     }
 

@@ -1,7 +1,9 @@
-//! What an event delivers: the selection and what is due, Claude Code's
-//! frames and what fits them, Codex's text, reading deliveries back, and
-//! the preview shared by `explain --render` and the playground.
+//! What an event delivers: the selection and what is due, the broken rules
+//! left out, Claude Code's frames and what fits them, Codex's text, reading
+//! deliveries back, and the preview shared by `explain --render` and the
+//! playground.
 
+pub(crate) mod broken;
 pub(crate) mod codex_text;
 pub(crate) mod fit;
 pub(crate) mod frames;

@@ -16,7 +16,8 @@ use crate::matching::project::Project;
 /// A Claude Code delivery as it would be attached.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ClaudePreview {
-    /// The context entries: frames, then an error entry per oversized rule.
+    /// The context entries: frames, then the one entry naming the broken
+    /// rules left out (behaviour §4.10), when there are any.
     pub entries: Vec<String>,
     /// How many of the entries are frames.
     pub frames: usize,
@@ -27,8 +28,9 @@ pub struct ClaudePreview {
     pub deferred: Vec<String>,
 }
 
-/// An event's rules and both deliveries. A delivery that cannot be
-/// rendered (a missing import, the budget) is its error, with its place.
+/// An event's rules and both deliveries. A broken rule (an import that
+/// fails, too large) is left out and named in the delivery's error entry;
+/// a delivery that cannot be rendered at all is its error, with its place.
 #[derive(Debug, Clone)]
 pub struct Preview {
     /// Which rules fire and why.
@@ -75,8 +77,12 @@ pub fn preview(
         Event::SessionStart { .. } => String::new(),
     };
     let nothing = selection.rules.is_empty();
-    let codex = (hosts.codex && !nothing)
-        .then(|| codex_text(fs, project, &selection, &selection.rules).map_err(|e| e.error));
+    let codex = (hosts.codex && !nothing).then(|| {
+        codex_text(fs, project, &selection, &selection.rules)
+            .map(|text| text.text)
+            .map_err(|e| e.error)
+    });
+    let reached = selection.reached_broken(project);
     let claude = (hosts.claude && !nothing).then(|| {
         claude_delivery(
             fs,
@@ -87,7 +93,7 @@ pub fn preview(
             limits,
         )
         .map(|d| ClaudePreview {
-            entries: d.entries(),
+            entries: d.entries_with(&reached),
             frames: d.frames.len(),
             delivered: d.delivered,
             deferred: d.deferred,
@@ -143,11 +149,19 @@ mod tests {
             (claude.frames, claude.delivered.clone()),
             (1, vec!["ui.mdc".to_string()])
         );
-        let bad = preview_of(&fs, &project, Event::edit(&["lib/x"]), all);
-        assert_eq!(
-            bad.codex.unwrap().unwrap_err().message(),
-            "Rule import heading does not exist: doc/g.md#none"
+        // The broken rule is left out and named; the other is delivered.
+        let both = preview_of(&fs, &project, Event::edit(&["lib/x", "src/a.ts"]), all);
+        let line = "- .cursor/rules/broken.mdc:4: broken.mdc: Rule import heading does not exist: doc/g.md#none\n";
+        let codex = both.codex.unwrap().unwrap();
+        assert!(
+            codex.starts_with("[rule-fairy injected: ui.mdc]\n"),
+            "{codex}"
         );
+        assert!(codex.contains(line), "{codex}");
+        let claude = both.claude.unwrap().unwrap();
+        assert_eq!((claude.frames, claude.entries.len()), (1, 2));
+        assert_eq!(claude.delivered, vec!["ui.mdc".to_string()]);
+        assert!(claude.entries[1].contains(line), "{:?}", claude.entries);
         let none = preview_of(&fs, &project, Event::prompt("hi"), all);
         assert!(none.codex.is_none() && none.claude.is_none());
     }

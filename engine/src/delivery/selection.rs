@@ -9,14 +9,15 @@ use crate::base::contain::{escapes, Containment};
 use crate::base::error::{Error, ErrorKind};
 use crate::base::fs::FileSource;
 use crate::base::paths;
+use crate::delivery::broken::{broken_entry, BrokenRule};
 use crate::delivery::codex_text::{self, EditSource};
-use crate::delivery::fit::{fit_delivery, Delivery};
+use crate::delivery::fit::{fit_delivery, Delivery, Oversize};
 use crate::delivery::frames::FrameLimits;
 use crate::matching::event::{Event, Query};
 use crate::matching::index::{PathMatches, PromptMatch};
 use crate::matching::project::Project;
 use crate::render::block::{Block, RenderError};
-use crate::render::imports::{render_blocks, render_full};
+use crate::render::imports::{render_blocks, render_each, render_full};
 use crate::render::labels;
 use crate::render::prefix::{ChangedPath, Trigger};
 use crate::rules::rule::Rule;
@@ -55,6 +56,36 @@ impl Selection {
     /// Whether a rule may be recorded as delivered.
     pub fn is_durable(&self, name: &str) -> bool {
         !self.ephemeral.contains(&name.to_string())
+    }
+
+    /// The event's `paths` (a shell event's, behaviour §5.4) whose rules
+    /// all reached the agent: every path but those a rule in `left_out`
+    /// (deferred or broken) matched, in the order given. A path no rule
+    /// matched is settled too.
+    pub fn settled_paths<S: AsRef<str>>(&self, paths: &[String], left_out: &[S]) -> Vec<String> {
+        let Trigger::Shell(changed) = &self.trigger else {
+            return paths.to_vec();
+        };
+        let waiting: std::collections::HashSet<&str> = changed
+            .iter()
+            .filter(|c| {
+                c.rules
+                    .iter()
+                    .any(|rule| left_out.iter().any(|out| out.as_ref() == rule))
+            })
+            .map(|c| c.path.as_str())
+            .collect();
+        paths
+            .iter()
+            .filter(|path| !waiting.contains(path.as_str()))
+            .cloned()
+            .collect()
+    }
+
+    /// The broken rules the matching reached (invalid globs and patterns),
+    /// placed.
+    pub(crate) fn reached_broken(&self, project: &Project) -> Vec<BrokenRule> {
+        BrokenRule::from_match_errors(project, &self.errors)
     }
 }
 
@@ -208,8 +239,9 @@ fn rules_named<'p, S: AsRef<str>>(
         .collect()
 }
 
-/// Renders rules, in the order given, into blocks with their documentation.
-/// Headings name rules and files, so they are made line-safe
+/// Renders rules, in the order given, into blocks with their documentation;
+/// the first broken import fails it ([`render_screened`] leaves such a
+/// rule out). Headings name rules and files, so they are made line-safe
 /// (`labels::line_safe`): a name holding a line break stays on its line.
 pub(crate) fn render<S: AsRef<str>>(
     fs: &dyn FileSource,
@@ -217,17 +249,66 @@ pub(crate) fn render<S: AsRef<str>>(
     names: &[S],
 ) -> Result<Vec<Block>, RenderError> {
     let mut blocks = render_blocks(fs, &project.root, &rules_named(project, names)?)?;
-    for block in &mut blocks {
+    line_safe_headings(&mut blocks);
+    Ok(blocks)
+}
+
+fn line_safe_headings(blocks: &mut [Block]) {
+    for block in blocks {
         if let Cow::Owned(safe) = labels::line_safe(&block.heading) {
             block.heading = safe;
         }
     }
-    Ok(blocks)
+}
+
+/// Rules rendered with the broken ones left out (behaviour §3.9).
+pub(crate) struct Screened<'n> {
+    /// The rules that render, in the order given.
+    pub rendered: Vec<&'n str>,
+    /// Their blocks, or the budget error they meet together.
+    pub blocks: Result<Vec<Block>, RenderError>,
+    /// The rules whose imports fail, in the order given, each with its
+    /// first problem.
+    pub broken: Vec<BrokenRule>,
+}
+
+/// Renders `names` as [`render`] does, leaving out each rule whose import
+/// fails instead of failing them all.
+pub(crate) fn render_screened<'n>(
+    fs: &dyn FileSource,
+    project: &Project,
+    names: &[&'n str],
+) -> Result<Screened<'n>, RenderError> {
+    let rules = rules_named(project, names)?;
+    let mut rendered = render_each(fs, &project.root, &rules);
+    if let Ok(blocks) = &mut rendered.blocks {
+        line_safe_headings(blocks);
+    }
+    let mut left_out = vec![false; names.len()];
+    let broken = rendered
+        .broken
+        .iter()
+        .map(|(at, error)| {
+            left_out[*at] = true;
+            BrokenRule::new(project, names[*at], error)
+        })
+        .collect();
+    Ok(Screened {
+        rendered: names
+            .iter()
+            .zip(left_out)
+            .filter(|(_, out)| !out)
+            .map(|(name, _)| *name)
+            .collect(),
+        blocks: rendered.blocks,
+        broken,
+    })
 }
 
 /// A Claude Code delivery of `candidates` (the selection's rules that are
 /// due, in match order): frames within the limits, the rest deferred, and
-/// rules too large for any delivery reported.
+/// the broken rules (an import that fails, too large for any delivery)
+/// left out and named, so the others are still delivered.
 pub fn claude_delivery<S: AsRef<str>>(
     fs: &dyn FileSource,
     project: &Project,
@@ -237,46 +318,139 @@ pub fn claude_delivery<S: AsRef<str>>(
     limits: FrameLimits,
 ) -> Result<Delivery, RenderError> {
     let names: Vec<&str> = candidates.iter().map(AsRef::as_ref).collect();
-    fit_delivery(
-        &names,
+    let screened = render_screened(fs, project, &names)?;
+    let rendered = &screened.rendered;
+    // The screen rendered the whole set already: the fit's first attempt.
+    let mut whole = Some(screened.blocks);
+    let mut delivery = fit_delivery(
+        rendered,
         delivery_id,
         limits,
         |indices| {
-            let chosen: Vec<&str> = indices.iter().map(|&i| names[i]).collect();
+            if indices.len() == rendered.len() {
+                if let Some(blocks) = whole.take() {
+                    return blocks;
+                }
+            }
+            let chosen: Vec<&str> = indices.iter().map(|&i| rendered[i]).collect();
             render(fs, project, &chosen)
         },
         |delivered| trigger.prefix(delivered),
-    )
+    )?;
+    let too_large = delivery
+        .oversized
+        .iter()
+        .map(|o| BrokenRule::placed(project, &o.rule, None, format!("alone {}", o.reason)));
+    delivery.broken = in_order(&names, screened.broken.into_iter().chain(too_large));
+    Ok(delivery)
+}
+
+/// Broken rules in the order their names have among `names` (a rule's
+/// problems in the order given). Few rules are broken, so a pass per name
+/// costs less than a sort would weigh in the mod's build.
+fn in_order(names: &[&str], broken: impl Iterator<Item = BrokenRule>) -> Vec<BrokenRule> {
+    let mut broken: Vec<Option<BrokenRule>> = broken.map(Some).collect();
+    let mut ordered = Vec::with_capacity(broken.len());
+    for name in names {
+        for slot in &mut broken {
+            if slot.as_ref().is_some_and(|b| b.rule == *name) {
+                ordered.extend(slot.take());
+            }
+        }
+    }
+    ordered.extend(broken.into_iter().flatten());
+    ordered
+}
+
+/// Codex's text for one event and what it carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodexText {
+    /// The text: the delivery (when a rule was delivered), then the one
+    /// entry naming the broken rules (when there are any).
+    pub text: String,
+    /// The due rules the text delivers, in match order.
+    pub delivered: Vec<String>,
+    /// The due rules left out as broken (an import that fails, too large
+    /// alone); the entry also names the invalid globs and patterns the
+    /// selection reached, which are not here.
+    pub broken: Vec<BrokenRule>,
 }
 
 /// Codex's text for the due rules of a selection (behaviour §4.8): a
 /// prompt's (or a session start's) markers and reasons, or an edit's or a
-/// shell change's matched line and contract, then the full rendering.
+/// shell change's matched line and contract, then the full rendering;
+/// after it, the one entry naming the broken rules (§4.10): those whose
+/// imports fail, those too large alone, and the invalid globs and patterns
+/// the selection reached. A set of working rules over the budget together
+/// still fails it (Codex defers nothing).
 pub fn codex_text<S: AsRef<str>>(
     fs: &dyn FileSource,
     project: &Project,
     selection: &Selection,
     due: &[S],
-) -> Result<String, RenderError> {
-    let rendering = render_full(&render(fs, project, due)?);
+) -> Result<CodexText, RenderError> {
+    let names: Vec<&str> = due.iter().map(AsRef::as_ref).collect();
+    let screened = render_screened(fs, project, &names)?;
+    let mut broken = screened.broken;
+    let (delivered, blocks) = match screened.blocks {
+        Ok(blocks) => (screened.rendered, blocks),
+        Err(error) if error.expanded_bytes.is_some() => {
+            let mut fitting = Vec::new();
+            for name in screened.rendered {
+                match render(fs, project, &[name]) {
+                    Err(alone) if alone.expanded_bytes.is_some() => broken.push(
+                        BrokenRule::placed(project, name, None, alone_over_budget(&alone)),
+                    ),
+                    _ => fitting.push(name),
+                }
+            }
+            let blocks = render(fs, project, &fitting)?;
+            (fitting, blocks)
+        }
+        Err(error) => return Err(error),
+    };
+    let broken = in_order(&names, broken.into_iter());
+    let mut named = broken.clone();
+    named.extend(selection.reached_broken(project));
+    let mut text = if delivered.is_empty() {
+        String::new()
+    } else {
+        delivery_text(selection, &delivered, &render_full(&blocks))
+    };
+    if let Some(entry) = broken_entry(&named) {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        text.push_str(&entry);
+    }
+    Ok(CodexText {
+        text,
+        delivered: delivered.iter().map(ToString::to_string).collect(),
+        broken,
+    })
+}
+
+/// `alone expands to <n> bytes of documentation, over the <limit>-byte
+/// budget`, as Claude Code's oversized rules read.
+fn alone_over_budget(error: &RenderError) -> String {
+    let expanded_bytes = error.expanded_bytes.unwrap_or_default();
+    format!("alone {}", Oversize::Documentation { expanded_bytes })
+}
+
+fn delivery_text(selection: &Selection, delivered: &[&str], rendering: &str) -> String {
     let source = match &selection.trigger {
         Trigger::Prompt(matches) => {
             let due_matches: Vec<PromptMatch> = matches
                 .iter()
-                .filter(|m| due.iter().any(|d| d.as_ref() == m.name))
+                .filter(|m| delivered.contains(&m.name.as_str()))
                 .cloned()
                 .collect();
-            return Ok(codex_text::prompt_context(&due_matches, &rendering));
+            return codex_text::prompt_context(&due_matches, rendering);
         }
         Trigger::Edit { .. } => EditSource::Tool,
         Trigger::Shell(_) => EditSource::Shell,
     };
-    Ok(codex_text::post_edit_context(
-        due,
-        &selection.matched_paths,
-        source,
-        &rendering,
-    ))
+    codex_text::post_edit_context(delivered, &selection.matched_paths, source, rendering)
 }
 
 #[cfg(test)]
@@ -363,14 +537,136 @@ mod tests {
     fn codex_texts() {
         let (fs, project) = project();
         let selection = select_in(&project, Event::prompt("hello"));
-        let text = codex_text(&fs, &project, &selection, &selection.rules).unwrap();
+        let text = codex_text(&fs, &project, &selection, &selection.rules)
+            .unwrap()
+            .text;
         assert_eq!(text, "[rule-fairy injected: base.mdc]\n[rule-fairy matched: alwaysApply base.mdc]\n\n# base.mdc\n\n# Base\n\nAlways.");
         let edit = select_in(&project, Event::edit(&["src/ui/a.ts"]));
-        let text = codex_text(&fs, &project, &edit, &edit.rules).unwrap();
+        let text = codex_text(&fs, &project, &edit, &edit.rules).unwrap().text;
         assert!(text.starts_with("[rule-fairy injected: ui.mdc]\n[rule-fairy matched: glob on src/ui/a.ts]\n\nApply these rules"));
         assert!(text.contains(
             "# Required documentation\n\n## Required context: `doc/guide.md#ui` (ui.mdc)"
         ));
+    }
+
+    /// Two always-on rules, one importing a document that is not there,
+    /// and a keyword rule.
+    fn broken_project() -> (MemoryFs, Project) {
+        let fs = MemoryFs::from_files(
+            "/p",
+            [
+                (".cursor/rules/a-base.mdc", "---\nalwaysApply: true\n---\n# Base"),
+                (
+                    ".cursor/rules/b-broken.mdc",
+                    "---\nalwaysApply: true\n---\n# Broken\n\n@doc/missing.md\n@doc/guide.md#one",
+                ),
+                (
+                    ".cursor/rules/c-ui.mdc",
+                    "---\npromptAnyOf: widget\nglobs: src/**, lib/[a\n---\n# UI\n\n@doc/guide.md#one",
+                ),
+                ("doc/guide.md", "# Guide\n\n## One\n\none text\n"),
+            ],
+        );
+        let project = Project::load(&fs, "/p").unwrap();
+        (fs, project)
+    }
+
+    const BROKEN_LINE: &str =
+        "- .cursor/rules/b-broken.mdc:6: b-broken.mdc: Rule import does not exist: doc/missing.md";
+
+    #[test]
+    fn a_broken_import_leaves_out_its_rule_alone() {
+        // One always-on rule importing a missing document used to fail the
+        // whole delivery, so every prompt delivered nothing.
+        let (fs, project) = broken_project();
+        let selection = select_in(&project, Event::prompt("add a widget"));
+        assert_eq!(
+            selection.rules,
+            vec!["a-base.mdc", "b-broken.mdc", "c-ui.mdc"]
+        );
+        let delivery = claude_delivery(
+            &fs,
+            &project,
+            &selection.trigger,
+            &selection.rules,
+            "d1",
+            FrameLimits::default(),
+        )
+        .unwrap();
+        assert_eq!(delivery.delivered, vec!["a-base.mdc", "c-ui.mdc"]);
+        assert!(delivery.deferred.is_empty() && delivery.oversized.is_empty());
+        let entries = delivery.entries();
+        assert_eq!(entries.len(), 2);
+        assert!(entries[0].starts_with("[rule-fairy shard 1/1 d1]\n[rule-fairy injected: a-base.mdc]\n[rule-fairy injected: c-ui.mdc]\n[rule-fairy matched: alwaysApply a-base.mdc]\n[rule-fairy matched: keyword \"widget\"]\n\n"), "{}", entries[0]);
+        // The section the broken rule shares is there for the rule that works.
+        assert!(entries[0]
+            .contains("## Required context: `doc/guide.md#one` (c-ui.mdc)\n\n## One\n\none text"));
+        assert!(!entries[0].contains("Broken"));
+        assert_eq!(
+            entries[1],
+            format!(
+                "[rule-fairy error: 1 broken rule left out: b-broken.mdc]\n{BROKEN_LINE}\n{}",
+                labels::BROKEN_LEFT_OUT
+            )
+        );
+        assert_eq!(delivered_rules(&entries), vec!["a-base.mdc", "c-ui.mdc"]);
+
+        let codex = codex_text(&fs, &project, &selection, &selection.rules).unwrap();
+        assert_eq!(codex.delivered, vec!["a-base.mdc", "c-ui.mdc"]);
+        assert_eq!(codex.broken.len(), 1);
+        assert!(
+            codex.text.starts_with(
+                "[rule-fairy injected: a-base.mdc]\n[rule-fairy injected: c-ui.mdc]\n"
+            ),
+            "{}",
+            codex.text
+        );
+        assert!(codex.text.ends_with(&format!("one text\n\n[rule-fairy error: 1 broken rule left out: b-broken.mdc]\n{BROKEN_LINE}\n{}", labels::BROKEN_LEFT_OUT)), "{}", codex.text);
+    }
+
+    #[test]
+    fn every_broken_rule_of_an_event_shares_one_entry() {
+        let (fs, project) = broken_project();
+        // `lib/x` reaches c-ui's invalid glob; the always-on rules are not
+        // an edit's, so only its broken rules and the glob are named.
+        let selection = select_in(&project, Event::edit(&["lib/x", "src/a.ts"]));
+        assert_eq!(selection.rules, vec!["c-ui.mdc"]);
+        let codex = codex_text(&fs, &project, &selection, &selection.rules).unwrap();
+        assert!(codex.broken.is_empty());
+        assert!(codex.text.ends_with("[rule-fairy error: 1 broken rule left out: c-ui.mdc]\n- .cursor/rules/c-ui.mdc:3: c-ui.mdc: Invalid rule glob: lib/[a\nThey were not injected or marked as injected, so each is tried again with the next event that matches it; the other matched rules were delivered as usual."), "{}", codex.text);
+        // Only broken rules due: nothing delivered, the entry alone.
+        let prompt = select_in(&project, Event::prompt("hi"));
+        let only = codex_text(&fs, &project, &prompt, &["b-broken.mdc"]).unwrap();
+        assert!(only.delivered.is_empty());
+        assert!(
+            only.text
+                .starts_with("[rule-fairy error: 1 broken rule left out: b-broken.mdc]\n"),
+            "{}",
+            only.text
+        );
+        let delivery = claude_delivery(
+            &fs,
+            &project,
+            &prompt.trigger,
+            &["b-broken.mdc"],
+            "d1",
+            FrameLimits::default(),
+        )
+        .unwrap();
+        assert!(delivery.frames.is_empty() && delivery.delivered.is_empty());
+        assert_eq!(delivery.entries().len(), 1);
+    }
+
+    #[test]
+    fn a_shell_path_whose_rule_is_broken_stays_pending() {
+        let (_, project) = broken_project();
+        let paths: Vec<String> = vec!["README.md".into(), "src/a.ts".into()];
+        let selection = select_in(&project, Event::shell(&paths));
+        assert_eq!(
+            selection.settled_paths(&paths, &["c-ui.mdc"]),
+            vec!["README.md"]
+        );
+        assert_eq!(selection.settled_paths(&paths, &[] as &[&str]), paths);
     }
 
     /// A project whose rules all match every file under `src/`.
@@ -511,7 +807,9 @@ mod tests {
                 let read = delivered_rules(&[text.as_str()]);
                 assert!(!read.contains(&"security.mdc".to_string()), "{read:?}");
                 assert_eq!(read.len(), 2, "{read:?}");
-                let codex = codex_text(&fs, &project, &selection, &selection.rules).unwrap();
+                let codex = codex_text(&fs, &project, &selection, &selection.rules)
+                    .unwrap()
+                    .text;
                 assert_eq!(forged_lines(&codex), Vec::<String>::new(), "{codex}");
             }
         }

@@ -418,13 +418,13 @@ mod tests {
             "---\nalwaysApply: \"true\"\n---\nx",
         );
         let answer = case.answer(&prompt("button"), &FactInputs::default());
-        let Some(Rendered::Error(error)) = &answer.codex else {
+        let Some(Rendered::Ok(codex)) = &answer.codex else {
             panic!("{:?}", answer.codex)
         };
-        assert_eq!(
-            error.message(),
-            "Rule import heading does not exist: docs/guide.md#missing"
-        );
+        // The broken rule is named with its file, relative; the rest comes.
+        assert!(codex.text.contains(
+            "\n- .cursor/rules/ui.mdc:5: ui.mdc: Rule import heading does not exist: docs/guide.md#missing\n"
+        ), "{}", codex.text);
         let report = case.check();
         let files: Vec<String> = report
             .findings

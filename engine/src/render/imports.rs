@@ -5,10 +5,12 @@
 //! Sections imported by several rules, or touching each other, merge into
 //! one block, so each piece of documentation is delivered once.
 //!
-//! Any problem fails the whole render (3.9): a missing file or heading, an
-//! import leaving the project root, a broken omission block, or more than
-//! [`DOCUMENTATION_BUDGET`] bytes of documentation. [`check_imports`] finds
-//! all of a rule's problems at once, for `rule-fairy check`.
+//! A rule whose import fails (a missing file or heading, an import leaving
+//! the project root, a broken omission block) is left out of a render and
+//! named ([`render_each`], behaviour §3.9), so it never silences the rules
+//! rendered with it; more than [`DOCUMENTATION_BUDGET`] bytes of
+//! documentation fails the set. [`check_imports`] finds all of a rule's
+//! problems at once, for `rule-fairy check`.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -180,55 +182,97 @@ pub(crate) fn decode_fragment(fragment: &str) -> Result<String, String> {
 
 /// Renders rules into blocks (behaviour §4.1): one rule block per rule, in
 /// the order given, then the merged documentation blocks (3.7). `root` is
-/// the project root imports resolve against.
+/// the project root imports resolve against. The first broken import fails
+/// the whole render; [`render_each`] leaves such a rule out instead.
 pub(crate) fn render_blocks(
     fs: &dyn FileSource,
     root: &str,
     rules: &[&Rule],
 ) -> Result<Vec<Block>, RenderError> {
+    let rendered = render_each(fs, root, rules);
+    match rendered.broken.into_iter().next() {
+        Some((_, error)) => Err(error.into()),
+        None => rendered.blocks,
+    }
+}
+
+/// A render that leaves broken rules out (behaviour §3.9).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Rendered {
+    /// The blocks of every rule not in `broken`, as [`render_blocks`]
+    /// gives them for those rules alone, or the budget error they meet
+    /// together.
+    pub blocks: Result<Vec<Block>, RenderError>,
+    /// Each rule (by its index in the rules given) whose imports do not
+    /// resolve, with the first problem: it has no block, and nothing it
+    /// imports is in the documentation.
+    pub broken: Vec<(usize, Error)>,
+}
+
+/// Renders rules as [`render_blocks`] does, but a rule whose import fails
+/// (a missing file or heading, an import leaving the project, a broken
+/// omission block in a document it imports, an undecodable fragment) is
+/// left out whole and named with its error, so it never silences the
+/// rules rendered with it.
+pub(crate) fn render_each(fs: &dyn FileSource, root: &str, rules: &[&Rule]) -> Rendered {
     let mut resolver = Resolver::new(fs, root);
     let mut blocks = Vec::with_capacity(rules.len());
     let mut selections = Vec::new();
-    let mut seen = HashSet::new();
-    for rule in rules {
+    let mut broken = Vec::new();
+    for (index, rule) in rules.iter().enumerate() {
         let body = expand_body(rule);
-        for directive in body.directives {
-            // The original drops exact repeats before resolving anything.
-            if !seen.insert((
-                rule.name.as_str(),
-                directive.path.clone(),
-                directive.fragment.clone(),
-            )) {
-                continue;
+        match resolve_rule(&mut resolver, rule, body.directives) {
+            Ok(resolved) => {
+                selections.extend(resolved);
+                blocks.push(rule_block(&rule.name, &body.lines));
             }
-            let place = Place::line(&rule.path, directive.line);
-            let (document, fresh) = resolver.open(&directive.path, &place)?;
-            if fresh {
-                if let Some(first) = resolver.documents[document].omission_errors.first() {
-                    return Err(first.clone().into());
-                }
-            }
-            let lines = resolver.select(document, &directive, &place)?;
-            selections.push(Selection {
-                document,
-                lines,
-                reference: directive.reference(),
-                path: directive.path,
-                rule: rule.name.clone(),
-            });
+            Err(error) => broken.push((index, error)),
         }
-        blocks.push(rule_block(&rule.name, &body.lines));
     }
     let documentation = documentation_blocks(&resolver.documents, selections);
     let bytes = rendered_len(&documentation);
-    if bytes > DOCUMENTATION_BUDGET {
-        return Err(RenderError {
+    let blocks = if bytes > DOCUMENTATION_BUDGET {
+        Err(RenderError {
             error: Error::new(budget()),
             expanded_bytes: Some(bytes),
+        })
+    } else {
+        blocks.extend(documentation);
+        Ok(blocks)
+    };
+    Rendered { blocks, broken }
+}
+
+/// A rule's imports resolved, or its first problem. A document's broken
+/// omission block is a problem for every rule importing it, however often
+/// the document was opened before.
+fn resolve_rule(
+    resolver: &mut Resolver<'_>,
+    rule: &Rule,
+    directives: Vec<Directive>,
+) -> Result<Vec<Selection>, Error> {
+    let mut selections = Vec::new();
+    let mut seen = HashSet::new();
+    for directive in directives {
+        // The original drops exact repeats before resolving anything.
+        if !seen.insert((directive.path.clone(), directive.fragment.clone())) {
+            continue;
+        }
+        let place = Place::line(&rule.path, directive.line);
+        let (document, _) = resolver.open(&directive.path, &place)?;
+        if let Some(first) = resolver.documents[document].omission_errors.first() {
+            return Err(first.clone());
+        }
+        let lines = resolver.select(document, &directive, &place)?;
+        selections.push(Selection {
+            document,
+            lines,
+            reference: directive.reference(),
+            path: directive.path,
+            rule: rule.name.clone(),
         });
     }
-    blocks.extend(documentation);
-    Ok(blocks)
+    Ok(selections)
 }
 
 /// The full rendering (behaviour §4.2): rule blocks joined by a rule line,

@@ -97,19 +97,37 @@ pub fn matched_glob_by_shell(paths: &str) -> String {
     )
 }
 
-/// The second line of an oversized rule's entry. The original says no
-/// matched rule was injected, because it gave up on the whole event; here
-/// the rules that fit are delivered, so only this one was left out.
-pub const RULE_NOT_INJECTED: &str = "This rule was not injected or marked as injected; the other matched rules were delivered as usual.";
+/// The closing line of the broken rules' entry (behaviour §4.10). The
+/// original says no matched rule was injected, because it gave up on the
+/// whole event; here only the rules named were left out.
+pub const BROKEN_LEFT_OUT: &str = "They were not injected or marked as injected, so each is tried again with the next event that matches it; the other matched rules were delivered as usual.";
 
-/// The entry for a rule too large for any delivery:
-/// `[rule-fairy error: <rule> alone <reason>]`, LF, [`RULE_NOT_INJECTED`].
-pub fn rule_alone_error(rule: &str, reason: &str) -> String {
-    format!(
-        "[rule-fairy error: {} alone {}]\n{RULE_NOT_INJECTED}",
-        line_safe(rule),
-        line_safe(reason)
-    )
+/// The one entry naming an event's broken rules (behaviour §4.10):
+/// `[rule-fairy error: <n> broken rule(s) left out: <names, ", ">]`, a line
+/// `- <problem>` for each problem (`<file>:<line>: <rule>: <why>`), then
+/// [`BROKEN_LEFT_OUT`]. Names and problems are made line-safe here.
+pub fn broken_rules<S: AsRef<str>, T: AsRef<str>>(names: &[S], problems: &[T]) -> String {
+    let mut entry = format!(
+        "[rule-fairy error: {}: {}]",
+        broken_count(problems.len()),
+        join(names)
+    );
+    for problem in problems {
+        entry.push_str("\n- ");
+        entry.push_str(&line_safe(problem.as_ref()));
+    }
+    entry.push('\n');
+    entry.push_str(BROKEN_LEFT_OUT);
+    entry
+}
+
+/// `1 broken rule left out`, `<n> broken rules left out`.
+pub fn broken_count(problems: usize) -> String {
+    if problems == 1 {
+        "1 broken rule left out".to_string()
+    } else {
+        format!("{problems} broken rules left out")
+    }
 }
 
 fn join<S: AsRef<str>>(items: &[S]) -> String {
@@ -214,8 +232,8 @@ mod tests {
             "[rule-fairy matched: glob on 1 paths, changed by a shell command]"
         );
         assert_eq!(
-            rule_alone_error("e.mdc", "needs 3 context entries, but one delivery carries 2"),
-            "[rule-fairy error: e.mdc alone needs 3 context entries, but one delivery carries 2]\nThis rule was not injected or marked as injected; the other matched rules were delivered as usual."
+            broken_rules(&["e.mdc"], &["e.mdc: alone needs 3 context entries\n[x]"]),
+            "[rule-fairy error: 1 broken rule left out: e.mdc]\n- e.mdc: alone needs 3 context entries\\n[x]\nThey were not injected or marked as injected, so each is tried again with the next event that matches it; the other matched rules were delivered as usual."
         );
     }
 }

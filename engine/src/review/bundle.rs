@@ -11,6 +11,7 @@ use crate::base::error::{Error, ErrorKind, Result};
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::config::CONFIG_FILE;
+use crate::delivery::broken::BrokenRule;
 use crate::delivery::selection;
 use crate::matching::facts::Facts;
 use crate::matching::project::Project;
@@ -29,8 +30,11 @@ pub struct Bundle {
     pub changed_paths: Vec<String>,
     /// Instruction files by display path, in bundle order.
     pub instruction_paths: Vec<String>,
-    /// Applicable rules by name, sorted.
+    /// Applicable rules by name, sorted: those the bundle holds.
     pub rule_names: Vec<String>,
+    /// Applicable rules left out as broken (an import that fails, an
+    /// invalid glob or pattern these paths reached), named in the text.
+    pub broken: Vec<BrokenRule>,
     /// Rule files in the rules source.
     pub rule_count: usize,
     /// Every duplicate dedup replaced by an omission line, in bundle order.
@@ -57,10 +61,12 @@ pub struct Omission {
 /// Builds the bundle for `changed` paths of a loaded project. `home`
 /// resolves `@~/` imports of instruction files.
 ///
-/// Anything that would make the bundle partial fails it: an invalid
-/// `:instructions`, an unreadable instruction or rule file, an invalid glob
-/// a path reaches, an import that does not resolve, documentation over the
-/// budget. A reviewer must not take a partial bundle for the rules.
+/// Anything that would make the bundle partial without saying so fails it:
+/// an invalid `:instructions`, an unreadable instruction or rule file,
+/// documentation over the budget. A rule that is broken for these paths
+/// (an invalid glob or pattern reached, an import that does not resolve)
+/// is left out and named under the header with its file, line and
+/// problem, so one broken rule never hides the others from a reviewer.
 ///
 /// `facts` are what the reviewing machine can tell (os, ci, branch,
 /// project); a rule's conditions on them take part as in a delivery, and
@@ -90,9 +96,9 @@ pub fn build<S: AsRef<str>>(
     let matches = project
         .index
         .match_paths_with(&changed, facts, contents.as_deref());
-    if let Some(invalid) = matches.errors.first() {
-        return Err(invalid.clone());
-    }
+    // A rule broken for these paths (an invalid glob or pattern reached, an
+    // import that fails) is left out and named, never silencing the rest.
+    let mut broken = BrokenRule::from_match_errors(project, &matches.errors);
     let mut rule_names: Vec<String> = project
         .rules
         .rules
@@ -103,11 +109,15 @@ pub fn build<S: AsRef<str>>(
         .collect();
     rule_names.sort_by(|a, b| java_order(a, b));
     rule_names.dedup();
-    let blocks =
-        selection::render(fs, project, &rule_names).map_err(|e| match e.expanded_bytes {
-            Some(bytes) => budget_error(e.error, bytes, rule_names.len(), changed.len()),
-            None => e.error,
-        })?;
+    let names: Vec<&str> = rule_names.iter().map(String::as_str).collect();
+    let screened = selection::render_screened(fs, project, &names).map_err(|e| e.error)?;
+    let rendered: Vec<String> = screened.rendered.iter().map(ToString::to_string).collect();
+    broken.extend(screened.broken);
+    let blocks = screened.blocks.map_err(|e| match e.expanded_bytes {
+        Some(bytes) => budget_error(e.error, bytes, rendered.len(), changed.len()),
+        None => e.error,
+    })?;
+    let rule_names = rendered;
 
     let scope_of = |name: &str| {
         let matched: Vec<&str> = matches
@@ -160,15 +170,17 @@ pub fn build<S: AsRef<str>>(
     }
 
     let instruction_paths: Vec<String> = documents.iter().map(|d| d.path.clone()).collect();
-    let header = header(
+    let mut header = header(
         changed.len(),
         &instruction_paths,
         &rule_names,
         project.rules.rules.len(),
         omissions.len(),
     );
+    header.push_str(&broken_part(&broken));
     Ok(Bundle {
         text: render(&header, &entries),
+        broken,
         input_paths: input_paths(&documents, &blocks),
         changed_paths: changed,
         instruction_paths,
@@ -299,6 +311,22 @@ fn header(
         text.push_str(", each replaced by a line naming the kept copy");
     }
     text
+}
+
+/// The header's line and list for the broken rules left out; empty when
+/// there is none.
+fn broken_part(broken: &[BrokenRule]) -> String {
+    if broken.is_empty() {
+        return String::new();
+    }
+    let mut part = format!(
+        "\n- Broken rules left out: {}; read their files yourself:",
+        broken.len()
+    );
+    for rule in broken {
+        part.push_str(&format!("\n  - {}", rule.located()));
+    }
+    part
 }
 
 fn render(header: &str, entries: &[Entry]) -> String {
@@ -632,20 +660,25 @@ mod tests {
     }
 
     #[test]
-    fn case_158_a_missing_import_fails_the_build() {
+    fn case_158_a_missing_import_leaves_out_its_rule_alone() {
         let fs = MemoryFs::from_files(
             "/p",
-            [(
-                ".cursor/rules/broken.mdc",
-                "---\nalwaysApply: true\n---\n# Broken\n\n@doc/missing.md\n",
-            )],
+            [
+                (
+                    ".cursor/rules/broken.mdc",
+                    "---\nalwaysApply: true\n---\n# Broken\n\n@doc/missing.md\n",
+                ),
+                (
+                    ".cursor/rules/ok.mdc",
+                    "---\nalwaysApply: true\n---\n# Fine\n",
+                ),
+            ],
         );
-        let project = Project::load(&fs, "/p").unwrap();
-        let err = build(&fs, &project, &["README.md"], None, &Facts::default()).unwrap_err();
-        assert!(
-            err.message().starts_with("Rule import does not exist"),
-            "{err:?}"
-        );
+        let bundle = build_for(&fs, &["README.md"]);
+        assert_eq!(bundle.rule_names, vec!["ok.mdc"]);
+        assert_eq!(bundle.broken.len(), 1);
+        assert!(bundle.text.starts_with("# Review bundle\n\n- Changed paths: 1\n- Instruction files: none\n- Rules: `ok.mdc` (1 of 2 rule files)\n- Duplicates omitted: 0\n- Broken rules left out: 1; read their files yourself:\n  - .cursor/rules/broken.mdc:6: broken.mdc: Rule import does not exist: doc/missing.md\n\n---\n\n# ok.mdc\n"), "{}", bundle.text);
+        assert!(!bundle.text.contains("# Broken"));
     }
 
     #[test]
@@ -675,17 +708,22 @@ mod tests {
     }
 
     #[test]
-    fn an_invalid_glob_a_path_reaches_and_an_unreadable_rule_fail() {
+    fn an_invalid_glob_a_path_reaches_is_named_and_an_unreadable_rule_fails() {
         let fs = MemoryFs::from_files(
             "/p",
-            [(
-                ".cursor/rules/bad.mdc",
-                "---\nglobs: src/[z-a]\n---\n# Bad\n",
-            )],
+            [
+                (
+                    ".cursor/rules/bad.mdc",
+                    "---\nglobs: src/[z-a]\n---\n# Bad\n",
+                ),
+                (".cursor/rules/src.mdc", "---\nglobs: src/**\n---\n# Src\n"),
+            ],
         );
-        let project = Project::load(&fs, "/p").unwrap();
-        let err = build(&fs, &project, &["src/x"], None, &Facts::default()).unwrap_err();
-        assert!(err.to_string().contains("bad.mdc:2:"), "{err}");
+        let bundle = build_for(&fs, &["src/x"]);
+        assert_eq!(bundle.rule_names, vec!["src.mdc"]);
+        assert!(bundle
+            .text
+            .contains("\n  - .cursor/rules/bad.mdc:2: bad.mdc: Invalid rule glob: src/[z-a]\n"));
         let fs = MemoryFs::from_files(
             "/p",
             [(".cursor/rules/latin.mdc", b"# \xe9t\xe9".as_slice())],

@@ -75,7 +75,7 @@ pub(super) fn bundle(root: &str, patch_file: Option<PathBuf>) -> Result<String, 
     }
     review.prepare()?;
     let written = review.write("rules.md", built.text.as_bytes())?;
-    Ok(format!(
+    let wrote = format!(
         "Wrote {}: {} of {} rules, {} instruction files, {} changed paths, {} duplicates omitted",
         written.display(),
         built.rule_names.len(),
@@ -83,7 +83,8 @@ pub(super) fn bundle(root: &str, patch_file: Option<PathBuf>) -> Result<String, 
         built.instruction_paths.len(),
         built.changed_paths.len(),
         built.omissions.len()
-    ))
+    );
+    Ok(format!("{wrote}{}", super::broken_lines(&built)))
 }
 
 /// The patch as text. A file holding NUL bytes is not a patch (git

@@ -107,6 +107,21 @@ fn load_project(root: &str) -> Result<Project, String> {
     Project::load(&StdFs, root).map_err(|e| e.to_string())
 }
 
+/// A line for each broken rule the bundle left out (it names them too),
+/// after the command's `Wrote` line; empty when there is none.
+fn broken_lines(built: &Bundle) -> String {
+    built
+        .broken
+        .iter()
+        .map(|rule| {
+            format!(
+                "\nLeft out a broken rule, named in the bundle: {}",
+                rule.located()
+            )
+        })
+        .collect()
+}
+
 /// The bundle for `changed` paths; `@~/` imports resolve from `HOME`. The
 /// rules' conditions see what this machine tells (os, ci, the branch, the
 /// project's tags); a review has no model, agent or tools.

@@ -182,7 +182,7 @@ fn bundle(root: &str, args: &PlanArgs) -> Result<String, String> {
     } else {
         format!(", {} added", selection.added.len())
     };
-    Ok(format!(
+    let wrote = format!(
         "Wrote {}: {} of {} rules, {} instruction files, {} paths ({}{added}), {} duplicates omitted; and {}",
         written.display(),
         built.rule_names.len(),
@@ -192,7 +192,8 @@ fn bundle(root: &str, args: &PlanArgs) -> Result<String, String> {
         selection.found.source.as_str(),
         built.omissions.len(),
         meta_file.display()
-    ))
+    );
+    Ok(format!("{wrote}{}", super::broken_lines(&built)))
 }
 
 #[cfg(test)]

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::base::fs::FileSource;
+use crate::delivery::broken::{broken_entry, broken_summary, BrokenRule};
 use crate::delivery::frames::FrameLimits;
 use crate::delivery::selection::{claude_delivery, select, Selection};
-use crate::hosts::claude::labels::glob_problem;
 use crate::hosts::claude::state::SessionState;
 use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::matching::event::{Event, Query};
@@ -26,14 +26,15 @@ pub(crate) const RECENT_DELIVERY_MS: i64 = 60_000;
 /// The result of one delivery decision.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct Outcome {
-    /// Context entries to attach, in order: the frames, error entries for
-    /// rules too large to deliver, problems the event reached.
+    /// Context entries to attach, in order: the frames, then the one entry
+    /// naming the broken rules left out and the invalid globs reached.
     pub entries: Vec<String>,
     /// Rules the frames carry, now recorded.
     pub delivered: Vec<String>,
     /// Rules left for the next matching event.
     pub deferred: Vec<String>,
-    /// Lines for the transcript: what failed, when something did.
+    /// Lines for the transcript: what failed, or the broken rules left
+    /// out, when something did.
     pub log: Vec<String>,
     /// The session state to save.
     pub state: SessionState,
@@ -81,9 +82,10 @@ pub(crate) struct Circumstances<'a> {
 }
 
 /// Decides one event. `state` is the session's saved state and comes back,
-/// changed, in the outcome. A failure leaves nothing recorded: the outcome
-/// then carries one error entry, and the shell paths stay pending for the
-/// next command.
+/// changed, in the outcome. A broken rule is left out, named in one entry
+/// and not recorded, and the other rules are delivered. A failure leaves
+/// nothing recorded: the outcome then carries one error entry, and the
+/// shell paths stay pending for the next command.
 pub(crate) fn decide(
     fs: &dyn FileSource,
     project: &Project,
@@ -120,11 +122,9 @@ pub(crate) fn decide(
         }
     }
     let selection = select(project, query);
-    let problems: Vec<String> = selection
-        .errors
-        .iter()
-        .map(|error| glob_problem(&project.root, error))
-        .collect();
+    // Invalid globs and patterns the event reached: named with the broken
+    // rules of the delivery, in one entry (behaviour §4.10).
+    let reached = selection.reached_broken(project);
     let due = due_in(&selection, in_context, &state.delivered, now_ms);
     let shell_paths = match event {
         Event::Shell { paths } => paths.as_slice(),
@@ -133,7 +133,8 @@ pub(crate) fn decide(
     if due.is_empty() {
         state.shell.clear(shell_paths);
         return Outcome {
-            entries: problems,
+            entries: broken_entry(&reached).into_iter().collect(),
+            log: broken_log(&reached),
             state,
             ..Outcome::default()
         };
@@ -152,20 +153,34 @@ pub(crate) fn decide(
     {
         state.delivered.insert(rule.clone(), now_ms);
     }
-    if delivery.deferred.is_empty() && delivery.oversized.is_empty() {
-        state.shell.clear(shell_paths);
-    }
-    // Frames first: Claude Code passes one event's entries whole only up
-    // to a total size, and past it a short problem entry is what gets cut.
-    let mut entries = delivery.entries();
-    entries.extend(problems);
+    // A shell path leaves once its rules reached the agent; one a deferred
+    // or broken rule matched stays for the next command (behaviour §5.4).
+    let left_out: Vec<&str> = delivery
+        .deferred
+        .iter()
+        .map(String::as_str)
+        .chain(delivery.broken.iter().map(|b| b.rule.as_str()))
+        .collect();
+    state
+        .shell
+        .clear(&selection.settled_paths(shell_paths, &left_out));
+    let mut broken = delivery.broken.clone();
+    broken.extend(reached.iter().cloned());
     Outcome {
-        entries,
+        entries: delivery.entries_with(&reached),
         delivered: delivery.delivered,
         deferred: delivery.deferred,
-        log: Vec::new(),
+        log: broken_log(&broken),
         state,
     }
+}
+
+/// The transcript line for the broken rules an event left out.
+fn broken_log(broken: &[BrokenRule]) -> Vec<String> {
+    broken_summary(broken)
+        .map(|summary| format!("rule-fairy: {summary}"))
+        .into_iter()
+        .collect()
 }
 
 #[cfg(test)]

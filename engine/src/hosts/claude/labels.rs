@@ -4,7 +4,7 @@
 //! every outside text in them (a file, a message, a glob) is line-safe
 //! (`labels::line_safe`), so none can forge one.
 
-use crate::base::error::{Error, Place};
+use crate::base::error::Place;
 use crate::base::finding::{Finding, Severity};
 use crate::base::paths;
 use crate::render::labels::line_safe;
@@ -29,20 +29,6 @@ pub(crate) fn loading_problem(root: &str, finding: &Finding) -> String {
     entry
 }
 
-/// An invalid glob an event reached: the rule's other globs still match,
-/// and the other matched rules are delivered.
-pub(crate) fn glob_problem(root: &str, error: &Error) -> String {
-    let place = error
-        .place
-        .as_ref()
-        .map(|place| place_prefix(root, place))
-        .unwrap_or_default();
-    format!(
-        "[rule-fairy error: {place}{}]\nThe rules that matched were delivered as usual.",
-        line_safe(&error.kind.to_string())
-    )
-}
-
 /// `<file>:<line>: ` with the file relative to the project root when it
 /// is inside it: what a person can open from the project.
 fn place_prefix(root: &str, place: &Place) -> String {
@@ -59,7 +45,6 @@ fn place_prefix(root: &str, place: &Place) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::error::ErrorKind;
 
     #[test]
     fn entries() {
@@ -70,16 +55,6 @@ mod tests {
         assert_eq!(
             loading_problem("/p", &finding),
             "[rule-fairy error: .cursor/rules/bad.mdc:3: Rule file is not UTF-8]\nIt was left out; the other rules are delivered as usual."
-        );
-        let error = Error::at(
-            Place::line("/p/.cursor/rules/g.mdc", 2),
-            ErrorKind::InvalidGlob {
-                glob: "src/[".to_string(),
-            },
-        );
-        assert_eq!(
-            glob_problem("/p", &error),
-            "[rule-fairy error: .cursor/rules/g.mdc:2: Invalid rule glob: src/[]\nThe rules that matched were delivered as usual."
         );
     }
 }

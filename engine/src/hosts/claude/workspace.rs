@@ -1104,24 +1104,34 @@ mod tests {
     #[test]
     fn a_broken_import_keeps_the_paths_pending_until_it_is_fixed() {
         // behaviour §7.12, 127.
-        let mut ws = workspace(&[(
-            ".cursor/rules/lib.mdc",
-            "---\nglobs: lib/**\n---\n# Lib\n\n@doc/lib.md",
-        )]);
+        // One command writes two files: the broken rule's path stays, the
+        // other path's rule is delivered and the path clears.
+        let mut ws = workspace(&[
+            (
+                ".cursor/rules/lib.mdc",
+                "---\nglobs: lib/**\n---\n# Lib\n\n@doc/lib.md",
+            ),
+            (".cursor/rules/src.mdc", "---\nglobs: src/**\n---\n# Src"),
+        ]);
         let started = saved(&ws.decide(&prompt("go", 10_000, "")));
-        let failed = ws.decide(&shell(&[("lib/x.clj", 11_000)], 12_000, &started));
-        assert_eq!(failed.entries.len(), 1);
-        assert!(failed.entries[0].starts_with("[rule-fairy error: shell delivery failed]\n"));
-        assert!(failed.entries[0].contains("Rule import does not exist: doc/lib.md"));
-        assert!(
-            failed.entries[0].ends_with("No matched rules were injected or marked as injected.")
-        );
-        assert!(failed.log[0].contains("Rule import does not exist"));
+        let failed = ws.decide(&shell(
+            &[("lib/x.clj", 11_000), ("src/y.clj", 11_000)],
+            12_000,
+            &started,
+        ));
+        assert_eq!(failed.entries.len(), 2, "{:?}", failed.entries);
+        assert!(failed.entries[0].contains("[rule-fairy injected: src.mdc]"));
+        assert!(!failed.entries[0].contains("injected: lib.mdc"));
+        assert!(failed.entries[1].starts_with(
+            "[rule-fairy error: 1 broken rule left out: lib.mdc]\n- .cursor/rules/lib.mdc:6: lib.mdc: Rule import does not exist: doc/lib.md\n"
+        ));
+        assert_eq!(failed.delivered, vec!["src.mdc"]);
+        assert_eq!(failed.log, vec!["rule-fairy: 1 broken rule left out: .cursor/rules/lib.mdc:6: lib.mdc: Rule import does not exist: doc/lib.md"]);
         let state = saved(&failed);
-        assert_eq!(
-            SessionState::parse(&state).unwrap().shell.pending,
-            vec!["lib/x.clj"]
-        );
+        let parsed = SessionState::parse(&state).unwrap();
+        assert_eq!(parsed.shell.pending, vec!["lib/x.clj"]);
+        assert!(parsed.delivered.contains_key("src.mdc"));
+        assert!(!parsed.delivered.contains_key("lib.mdc"));
         ws.put_document("/p/doc/lib.md", b"# Lib docs\n\nRead me.");
         let fixed = ws.decide(&shell(&[], 13_000, &state));
         assert!(fixed.entries[0].contains("[rule-fairy injected: lib.mdc]"));

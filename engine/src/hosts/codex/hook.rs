@@ -7,6 +7,7 @@
 
 use crate::base::error::Error;
 use crate::base::fs::FileSource;
+use crate::delivery::broken::{broken_entry, broken_summary, BrokenRule};
 use crate::delivery::selection::{codex_text, read_contents, select, Selection};
 use crate::hosts::codex::state::{Metrics, SessionState};
 use crate::hosts::gate_check::GateRun;
@@ -134,7 +135,12 @@ pub fn decide(
                     _ => gate != GateRun::Clean,
                 };
             if !open {
-                return Answer::done(problems);
+                return Answer::Done {
+                    delivered: reached_entry(project, &selection).map(Delivered::Context),
+                    gate: None,
+                    problems,
+                    state: None,
+                };
             }
             let mut state = match host.open(project) {
                 Ok(state) => state,
@@ -159,8 +165,10 @@ pub fn decide(
                 }
             }
             let now = transcript.unwrap_or_else(|| state.metrics_without_transcript());
-            let delivered = deliver(fs, project, &selection, &mut state, &now, host);
             let mut problems = problems;
+            let delivered = deliver(fs, project, &selection, &mut state, &now, host);
+            problems.extend(delivered.problem());
+            let delivered = delivered.delivered;
             let gate = gate_entry(gate, &mut state, &mut problems);
             Answer::Done {
                 delivered,
@@ -185,8 +193,8 @@ fn selected(fs: &dyn FileSource, project: &Project, event: &Event, facts: &Facts
 /// After a shell command with the shell hook on: the paths changed since
 /// the last check join the pending ones, under the lock, and their rules
 /// are delivered. A path leaves the pending list once its rules reached the
-/// agent; an invalid glob keeps it, so fixing the rule still delivers for
-/// the change.
+/// agent; a path one of whose rules is broken (an import that fails, too
+/// large) stays, so fixing the rule still delivers for the change.
 fn shell(fs: &dyn FileSource, project: &Project, facts: &Facts, host: &mut dyn Host) -> Answer {
     let mut state = match host.open(project) {
         Ok(state) => state,
@@ -215,10 +223,17 @@ fn shell(fs: &dyn FileSource, project: &Project, facts: &Facts, host: &mut dyn H
         let now = host
             .transcript(&mut state)
             .unwrap_or_else(|| state.metrics_without_transcript());
-        delivered = deliver(fs, project, &selection, &mut state, &now, host);
-        if selection.errors.is_empty() && !matches!(delivered, Some(Delivered::Failed(_))) {
-            state.shell.clear(&pending);
+        let outcome = deliver(fs, project, &selection, &mut state, &now, host);
+        problems.extend(outcome.problem());
+        // A path leaves once its rules reached the agent; one whose rule is
+        // broken waits for the fix, the others clear (behaviour §5.4).
+        if !matches!(outcome.delivered, Some(Delivered::Failed(_))) {
+            let left_out: Vec<&str> = outcome.broken.iter().map(|b| b.rule.as_str()).collect();
+            state
+                .shell
+                .clear(&selection.settled_paths(&pending, &left_out));
         }
+        delivered = outcome.delivered;
     }
     Answer::Done {
         delivered,
@@ -228,10 +243,27 @@ fn shell(fs: &dyn FileSource, project: &Project, facts: &Facts, host: &mut dyn H
     }
 }
 
+/// What [`deliver`] gave: the delivery, and the due rules it left out as
+/// broken.
+struct Outcome {
+    delivered: Option<Delivered>,
+    broken: Vec<BrokenRule>,
+}
+
+impl Outcome {
+    /// The line the person is shown for the broken rules left out (the
+    /// invalid globs reached are told with the selection).
+    fn problem(&self) -> Option<String> {
+        broken_summary(&self.broken)
+    }
+}
+
 /// Under the lock: renders the selection's due rules and records the
-/// durable ones, against the transcript's metrics `now`; `None` when none
-/// is due. Rendering comes first, so a rule that failed to render is not
-/// recorded as delivered.
+/// durable ones it delivered, against the transcript's metrics `now`.
+/// Rendering comes first, so a rule that failed to render is not recorded
+/// as delivered; a broken rule is left out and named in the text, and the
+/// others are delivered and recorded. No delivery when nothing is due and
+/// no broken rule was reached.
 fn deliver(
     fs: &dyn FileSource,
     project: &Project,
@@ -239,18 +271,33 @@ fn deliver(
     state: &mut SessionState,
     now: &Metrics,
     host: &mut dyn Host,
-) -> Option<Delivered> {
+) -> Outcome {
     let due = state.due_in(selection, Some(now));
     if due.is_empty() {
-        return None;
+        return Outcome {
+            delivered: reached_entry(project, selection).map(Delivered::Context),
+            broken: Vec::new(),
+        };
     }
-    Some(match codex_text(fs, project, selection, &due) {
+    match codex_text(fs, project, selection, &due) {
         Ok(text) => {
-            state.record_durable(selection, &due, Some(now));
-            Delivered::Context(text)
+            state.record_durable(selection, &text.delivered, Some(now));
+            Outcome {
+                delivered: Some(Delivered::Context(text.text)),
+                broken: text.broken,
+            }
         }
-        Err(e) => Delivered::Failed(host.located(project, &e.error)),
-    })
+        Err(e) => Outcome {
+            delivered: Some(Delivered::Failed(host.located(project, &e.error))),
+            broken: Vec::new(),
+        },
+    }
+}
+
+/// The entry naming the invalid globs and patterns the selection reached,
+/// for an event that delivers nothing.
+fn reached_entry(project: &Project, selection: &Selection) -> Option<String> {
+    broken_entry(&selection.reached_broken(project))
 }
 
 /// The gate's entry for the written files; a check that could not run is
@@ -408,7 +455,7 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_rendering_records_nothing() {
+    fn a_broken_rule_is_named_and_not_recorded() {
         let (fs, project) = project(&[(
             ".cursor/rules/lib.mdc",
             "---\nglobs: lib/**\n---\n@doc/missing.md",
@@ -416,14 +463,19 @@ mod tests {
         let mut host = Memory::new(SessionState::default());
         let answer = run(&fs, &project, &Event::edit(&["lib/a.ts"]), &mut host);
         let Answer::Done {
-            delivered: Some(Delivered::Failed(detail)),
+            delivered: Some(Delivered::Context(text)),
+            problems,
             state: Some(state),
             ..
         } = answer
         else {
             panic!("{answer:?}");
         };
-        assert!(detail.contains("Rule import does not exist"), "{detail}");
+        assert!(
+            text.starts_with("[rule-fairy error: 1 broken rule left out: lib.mdc]\n- .cursor/rules/lib.mdc:4: lib.mdc: Rule import does not exist: doc/missing.md\n"),
+            "{text}"
+        );
+        assert_eq!(problems, vec!["1 broken rule left out: .cursor/rules/lib.mdc:4: lib.mdc: Rule import does not exist: doc/missing.md"]);
         assert!(state.injected.is_empty());
     }
 
