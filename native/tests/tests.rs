@@ -20,4 +20,5 @@ mod review_bundle;
 mod review_fetch;
 mod review_layout;
 mod review_plan;
+mod rule_formats;
 mod rule_sources;

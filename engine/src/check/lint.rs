@@ -59,8 +59,26 @@ pub(crate) fn lint_rule(rule: &Rule) -> Vec<Finding> {
         lint_frontmatter(fm, rule.format, &at, &mut out);
         lint_conditions(fm, &at, &mut out);
     }
+    if rule.format != Format::Cursor {
+        lint_format_globs(rule, &at, &mut out);
+    }
     lint_body(rule, &at, &mut out);
     out
+}
+
+/// The other formats' globs (`applyTo`, `paths`, Continue's `globs`), as
+/// the rule reads them, each built as an event would: one that cannot
+/// match (`applyTo: "src/{a,b"`) is an error at its line, not a surprise at
+/// the first edit.
+fn lint_format_globs(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
+    for spec in &rule.globs {
+        if let Err(e) = glob::compile_matcher(&spec.pattern, spec.from_sequence) {
+            out.push(
+                Finding::error(at(spec.line), e.message())
+                    .with_hint("close every `{` with `}` and every `[` with `]`"),
+            );
+        }
+    }
 }
 
 fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
@@ -91,6 +109,27 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
             at(1),
             "The rule contains NUL bytes; is it a text file?",
         ));
+    }
+    let annotations = crate::render::imports::annotation_lines(rule);
+    if let Some((line, first)) = annotations.first() {
+        let more = match annotations.len() {
+            1 => String::new(),
+            n => format!(" (and {} more such lines)", n - 1),
+        };
+        out.push(
+            Finding::warning(
+                at(*line),
+                format!("`{first}` looks like code (an annotation or decorator) outside a code fence{more}; it is delivered as text, never read as an import"),
+            )
+            .with_hint("put code examples in a fenced block (```java ... ```), where nothing is read as an import"),
+        );
+    }
+    if rule.mention_only {
+        out.push(
+            Finding::warning(at(1), "The rule is mention-only (a Cline workflow or Windsurf's `trigger: manual`): it comes only when a person names it")
+                .with_hint(format!("name it in a prompt as @{}", rule.name)),
+        );
+        return;
     }
     if !fires && rule.document.unclosed_at.is_none() {
         let (what, hint) = match rule.format {
@@ -641,6 +680,43 @@ mod tests {
             .filter(|f| f.0 == Severity::Error)
             .map(|f| (f.1, f.2))
             .collect()
+    }
+
+    #[test]
+    fn unfenced_annotations_are_noted_once_with_their_line() {
+        let found = lint("---\nalwaysApply: true\n---\n# Java\n\n@Data\n@Service\npublic class A {}\n\n```java\n@Fenced\n```\n");
+        let notes: Vec<_> = found
+            .iter()
+            .filter(|f| f.2.contains("annotation or decorator"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{found:?}");
+        assert_eq!(notes[0].0, Severity::Warning);
+        assert_eq!(notes[0].1, 6);
+        assert!(
+            notes[0].2.starts_with("`@Data` looks like code") && notes[0].2.contains("and 1 more")
+        );
+        let fenced = lint("---\nalwaysApply: true\n---\n```py\n@asynccontextmanager\n```\n");
+        assert!(
+            fenced.iter().all(|f| !f.2.contains("decorator")),
+            "{fenced:?}"
+        );
+    }
+
+    #[test]
+    fn a_mention_only_rule_says_how_it_comes() {
+        let workflow = Rule::parse_as(
+            Format::Cline,
+            "workflows/release.md",
+            "/p/.clinerules/workflows/release.md",
+            "# Release",
+        );
+        let found = lint_rule(&workflow);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].message.starts_with("The rule is mention-only"));
+        assert_eq!(
+            found[0].hint.as_deref(),
+            Some("name it in a prompt as @workflows/release.md")
+        );
     }
 
     #[test]

@@ -100,7 +100,7 @@ mod tests {
         let finding = &report.findings[0];
         assert_eq!(
             finding.message,
-            "no rule found: looked in .cursor/rules (.mdc)"
+            "no rule found: looked in .cursor/rules (.mdc, .md)"
         );
         let hint = finding.hint.as_deref().unwrap();
         assert!(

@@ -1,8 +1,11 @@
 //! Other hosts' rule files as rule sources, each mapped onto the one rule
 //! model: Claude Code's `.claude/rules/`, GitHub Copilot's
 //! `.github/instructions/`, Windsurf's `.windsurf/rules/`, Cline's
-//! `.clinerules/` and opencode-rules' `.opencode/rules/`. Each is switched on
-//! by name in `rule-fairy.edn` (`:formats [:claude :copilot]`).
+//! `.clinerules/`, opencode-rules' `.opencode/rules/`, Continue's
+//! `.continue/rules/` and Roo Code's `.roo/rules*/`. Each is switched on by
+//! name in `rule-fairy.edn` (`:formats [:claude :copilot]`). The legacy
+//! one-file forms at the project root (`.cursorrules`, `.windsurfrules`)
+//! are listed here too, so every format's places live in one table.
 
 /// The dialect a rule file is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -22,6 +25,12 @@ pub enum Format {
     /// `.opencode/rules/`: opencode-rules' keys; a rule with no condition
     /// is unconditional.
     Opencode,
+    /// `.continue/rules/**/*.md`: `globs`, `regex` on content,
+    /// `description`, and `alwaysApply` true, false or absent.
+    Continue,
+    /// `.roo/rules/` (always on) and `.roo/rules-<mode>/` (on in that mode,
+    /// an `agent` condition).
+    Roo,
 }
 
 /// Where a format keeps its rules, relative to the project root, and
@@ -36,6 +45,32 @@ pub(crate) struct Layout {
     pub skip_hidden: bool,
     /// The location may be one file instead of a folder.
     pub may_be_file: bool,
+    /// Which paths below the folder (relative, `/`-separated) may hold
+    /// rules: Roo keeps only `rules/` and `rules-<mode>/` under `.roo`.
+    pub holds: fn(&str) -> bool,
+}
+
+fn anywhere(_: &str) -> bool {
+    true
+}
+
+/// Roo Code's rule folders under `.roo`: `rules/` and `rules-<mode>/`.
+fn roo_rule_folders(rel: &str) -> bool {
+    roo_mode(rel).is_some()
+}
+
+/// The folder a Roo rule lies in, below `.roo`: `Some("")` for `rules/`,
+/// `Some(mode)` for `rules-<mode>/`; `None` elsewhere.
+pub(crate) fn roo_mode(rel: &str) -> Option<&str> {
+    let (first, rest) = rel.split_once('/')?;
+    if rest.is_empty() {
+        return None;
+    }
+    match first.strip_prefix("rules") {
+        Some("") => Some(""),
+        Some(mode) => mode.strip_prefix('-').filter(|m| !m.is_empty()),
+        None => None,
+    }
 }
 
 pub(crate) const LAYOUTS: &[Layout] = &[
@@ -46,6 +81,7 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         suffixes: &[".md"],
         skip_hidden: false,
         may_be_file: false,
+        holds: anywhere,
     },
     Layout {
         format: Format::Copilot,
@@ -54,6 +90,7 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         suffixes: &[".instructions.md"],
         skip_hidden: false,
         may_be_file: false,
+        holds: anywhere,
     },
     Layout {
         format: Format::Windsurf,
@@ -62,6 +99,7 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         suffixes: &[".md"],
         skip_hidden: false,
         may_be_file: false,
+        holds: anywhere,
     },
     Layout {
         format: Format::Cline,
@@ -70,6 +108,7 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         suffixes: &[".md", ".txt"],
         skip_hidden: false,
         may_be_file: true,
+        holds: anywhere,
     },
     Layout {
         format: Format::Opencode,
@@ -78,9 +117,83 @@ pub(crate) const LAYOUTS: &[Layout] = &[
         suffixes: &[".md", ".mdc"],
         skip_hidden: true,
         may_be_file: false,
+        holds: anywhere,
+    },
+    Layout {
+        format: Format::Continue,
+        key: "continue",
+        dir: ".continue/rules",
+        suffixes: &[".md"],
+        skip_hidden: false,
+        may_be_file: false,
+        holds: anywhere,
+    },
+    Layout {
+        format: Format::Roo,
+        key: "roo",
+        dir: ".roo",
+        suffixes: &[".md", ".txt"],
+        skip_hidden: false,
+        may_be_file: false,
+        holds: roo_rule_folders,
     },
 ];
 
+/// A legacy one-file rule at the project root, always on: Cursor's
+/// `.cursorrules` (read with Cursor's folder, `.cursor/rules`) and
+/// Windsurf's `.windsurfrules` (read with `:windsurf`).
+pub(crate) struct LegacyFile {
+    pub file: &'static str,
+    pub format: Format,
+}
+
+pub(crate) const LEGACY_FILES: &[LegacyFile] = &[
+    LegacyFile {
+        file: ".cursorrules",
+        format: Format::Cursor,
+    },
+    LegacyFile {
+        file: ".windsurfrules",
+        format: Format::Windsurf,
+    },
+];
+
+/// Cursor's own folder, whose presence among `:rules :dirs` (the default)
+/// brings `.cursorrules` along.
+pub(crate) const CURSOR_DIR: &str = ".cursor/rules";
+
+/// Whether `path` is a format's legacy root file (by its file name).
+pub(crate) fn is_legacy_file(format: Format, path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    LEGACY_FILES
+        .iter()
+        .any(|legacy| legacy.format == format && legacy.file == name)
+}
+
 pub(crate) fn layout(key: &str) -> Option<&'static Layout> {
     LAYOUTS.iter().find(|l| l.key == key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roo_keeps_its_rule_folders_only() {
+        assert_eq!(roo_mode("rules/a.md"), Some(""));
+        assert_eq!(roo_mode("rules/deep/a.md"), Some(""));
+        assert_eq!(roo_mode("rules-code/a.md"), Some("code"));
+        for other in [
+            "rules-/a.md",
+            "rulesx/a.md",
+            "commands/a.md",
+            "a.md",
+            "rules",
+        ] {
+            assert_eq!(roo_mode(other), None, "{other}");
+        }
+        assert!(is_legacy_file(Format::Cursor, "/p/.cursorrules"));
+        assert!(!is_legacy_file(Format::Windsurf, "/p/.cursorrules"));
+        assert!(is_legacy_file(Format::Windsurf, ".windsurfrules"));
+    }
 }

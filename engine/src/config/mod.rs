@@ -16,7 +16,8 @@ pub const CONFIG_FILE: &str = "rule-fairy.edn";
 
 const TOP_LEVEL_KEYS: &[&str] = &["rules", "instructions", "shell-hook", "formats", "gate"];
 pub(crate) const DEFAULT_RULE_DIRS: &[&str] = &[".cursor/rules"];
-pub(crate) const DEFAULT_RULE_EXTENSIONS: &[&str] = &[".mdc"];
+/// Cursor reads `.md` rules beside `.mdc` ones, and `<name>/RULE.md` folders.
+pub(crate) const DEFAULT_RULE_EXTENSIONS: &[&str] = &[".mdc", ".md"];
 pub(crate) const DEFAULT_INSTRUCTION_FILES: &[&str] = &[
     "AGENTS.override.md",
     "AGENTS.md",
@@ -455,7 +456,7 @@ mod tests {
     fn defaults_without_a_config() {
         let source = Config::default().rules_source("/p").unwrap();
         assert_eq!(source.dirs, vec!["/p/.cursor/rules"]);
-        assert_eq!(source.extensions, vec![".mdc"]);
+        assert_eq!(source.extensions, vec![".mdc", ".md"]);
         assert_eq!(
             Config::default().rules_source(".").unwrap().dirs,
             vec![".cursor/rules"]
@@ -586,7 +587,7 @@ mod tests {
             .unwrap()
             .rules_source("/p")
             .unwrap_err();
-        assert_eq!(unknown.message(), "Unknown rule format in rule-fairy.edn: :cursorrules (known: :claude :copilot :windsurf :cline :opencode)");
+        assert_eq!(unknown.message(), "Unknown rule format in rule-fairy.edn: :cursorrules (known: :claude :copilot :windsurf :cline :opencode :continue :roo)");
         let shape = Config::parse("{:formats :claude}")
             .unwrap()
             .formats()

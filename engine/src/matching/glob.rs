@@ -120,16 +120,92 @@ pub(crate) fn compile(glob: &str, braces: bool) -> Result<Glob, Error> {
 /// Compiles a glob and builds its matcher, as an event would: a glob
 /// whose matcher the regex engine refuses (over its size limit) is an
 /// error here, so `check` finds what an event would otherwise meet.
-pub(crate) fn compile_matcher(glob: &str, braces: bool) -> Result<globset::GlobSet, Error> {
+pub(crate) fn compile_matcher(glob: &str, braces: bool) -> Result<Matcher, Error> {
     let compiled = compile(glob, braces)?;
-    globset::GlobSetBuilder::new()
-        .add(compiled)
-        .build()
-        .map_err(|_| {
-            Error::new(ErrorKind::GlobTooComplex {
-                start: excerpt(glob),
-            })
+    matcher(&compiled).ok_or_else(|| {
+        Error::new(ErrorKind::GlobTooComplex {
+            start: excerpt(glob),
         })
+    })
+}
+
+/// One glob's matcher. `globset` matches bytes, so its `?` is one byte and
+/// its classes hold bytes; a glob with `?` or a class is matched instead by
+/// the same regular expression read in characters (behaviour §2.2: `?`
+/// is one character, `src/a?.ts` matches `src/aé.ts`).
+#[derive(Debug)]
+pub(crate) enum Matcher {
+    Bytes(globset::GlobSet),
+    Chars(regex::Regex),
+}
+
+impl Matcher {
+    pub(crate) fn is_match(&self, path: &str) -> bool {
+        match self {
+            Matcher::Bytes(set) => set.is_match(path),
+            Matcher::Chars(regex) => regex.is_match(path),
+        }
+    }
+}
+
+/// Builds a compiled glob's matcher; `None` when the regex engine refuses
+/// it (over its size limit), which its owner reports.
+pub(crate) fn matcher(glob: &Glob) -> Option<Matcher> {
+    if glob.glob().contains(['?', '[']) {
+        regex::Regex::new(&in_characters(glob.regex()))
+            .ok()
+            .map(Matcher::Chars)
+    } else {
+        globset::GlobSetBuilder::new()
+            .add(glob.clone())
+            .build()
+            .ok()
+            .map(Matcher::Bytes)
+    }
+}
+
+/// `globset`'s byte regex read in characters: the `(?-u)` flag goes and
+/// each run of `\xNN` escapes (a non-ASCII character's UTF-8 bytes)
+/// becomes the character itself.
+fn in_characters(byte_regex: &str) -> String {
+    let text = byte_regex.strip_prefix("(?-u)").unwrap_or(byte_regex);
+    let mut out = String::with_capacity(text.len());
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    let flush = |bytes: &mut Vec<u8>, out: &mut String| {
+        if !bytes.is_empty() {
+            out.push_str(&regex::escape(&String::from_utf8_lossy(bytes)));
+            bytes.clear();
+        }
+    };
+    while let Some((i, c)) = chars.next() {
+        if c != '\\' {
+            flush(&mut bytes, &mut out);
+            out.push(c);
+            continue;
+        }
+        let hex = text
+            .get(i + 1..i + 4)
+            .and_then(|h| h.strip_prefix('x'))
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match hex {
+            Some(byte) => {
+                bytes.push(byte);
+                for _ in 0..3 {
+                    chars.next();
+                }
+            }
+            None => {
+                flush(&mut bytes, &mut out);
+                out.push(c);
+                if let Some((_, next)) = chars.next() {
+                    out.push(next);
+                }
+            }
+        }
+    }
+    flush(&mut bytes, &mut out);
+    out
 }
 
 /// Whether one glob matches one path, both as written (normalised here).
@@ -143,7 +219,7 @@ pub(crate) fn matches(glob: &str, path: &str) -> Result<bool, Error> {
     if glob.is_empty() || path.is_empty() {
         return Ok(false);
     }
-    Ok(compile(&glob, false)?.compile_matcher().is_match(&path))
+    Ok(compile_matcher(&glob, false)?.is_match(&path))
 }
 
 #[cfg(test)]
@@ -167,6 +243,19 @@ mod tests {
         assert!(is("db/**", "db/migrations/001.sql") && !is("db/**", "db"));
         assert!(!is("src/*.clj", "src/a/b.clj"));
         assert!(is("src/a?.clj", "src/ab.clj") && !is("src/a?.clj", "src/a/.clj"));
+    }
+
+    #[test]
+    fn a_question_mark_is_one_character_whatever_its_length() {
+        for path in ["src/aé.ts", "src/a€.ts", "src/a😀.ts", "src/ab.ts"] {
+            assert!(is("src/a?.ts", path), "{path}");
+        }
+        assert!(!is("src/a?.ts", "src/aéé.ts") && !is("src/a?.ts", "src/a.ts"));
+        assert!(is("src/??.ts", "src/é€.ts") && !is("src/??.ts", "src/€.ts"));
+        assert!(is("*?.ts", "deep/é.ts") && is("?", "a/é") && !is("?", "a/éé"));
+        // Classes hold characters too, and literals beside them stay literal.
+        assert!(is("src/[é-ü].ts", "src/ö.ts") && !is("src/[é-ü].ts", "src/a.ts"));
+        assert!(is("é/[a]?.ts", "é/aß.ts") && !is("é/[a]?.ts", "e/aß.ts"));
         assert!(!is("src.main.clj", "srcXmain.clj"));
         assert!(is("a+b/(c).clj", "a+b/(c).clj"));
         for path in ["./src/a.clj", "/src/a.clj", "src\\a.clj"] {

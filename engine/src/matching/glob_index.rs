@@ -8,14 +8,15 @@
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::Glob;
 
+use crate::matching::glob;
 use crate::matching::keywords::literal_automaton;
 
 #[derive(Debug)]
 struct Entry {
     glob: Glob,
-    matcher: OnceLock<Option<GlobSet>>,
+    matcher: OnceLock<Option<glob::Matcher>>,
 }
 
 #[derive(Debug, Default)]
@@ -131,10 +132,10 @@ impl GlobIndex {
     }
 }
 
-/// A one-glob set: unlike `Glob::compile_matcher`, building it reports a
-/// regex the engine refuses (too large) as an error instead of panicking.
-fn compile(glob: &Glob) -> Option<GlobSet> {
-    GlobSetBuilder::new().add(glob.clone()).build().ok()
+/// One glob's matcher: unlike `Glob::compile_matcher`, building it reports
+/// a regex the engine refuses (too large) as `None` instead of panicking.
+fn compile(glob: &Glob) -> Option<glob::Matcher> {
+    glob::matcher(glob)
 }
 
 /// The longest run of literal characters every path matching the glob

@@ -53,14 +53,16 @@ impl Directive {
 /// Reads a directive line (behaviour §3.1): optional spaces or tabs, `@`, a
 /// path of ASCII letters, digits, `.`, `_`, `/` and `-`, optionally `#` and
 /// a fragment without spaces or tabs, optional spaces or tabs. Returns the
-/// path and the fragment.
+/// path and the fragment. A path with neither `/` nor `.` is text: `@Data`,
+/// `@Service` and `@asynccontextmanager` are a Java annotation or a Python
+/// decorator outside a fence, not a file.
 pub(crate) fn parse_directive(line: &str) -> Option<(&str, Option<&str>)> {
     let rest = line.trim_matches([' ', '\t']).strip_prefix('@')?;
     let path_len = rest
         .bytes()
         .take_while(|&b| b.is_ascii_alphanumeric() || b"._/-".contains(&b))
         .count();
-    if path_len == 0 {
+    if path_len == 0 || !rest[..path_len].contains(['/', '.']) {
         return None;
     }
     let (path, after) = rest.split_at(path_len);
@@ -72,6 +74,37 @@ pub(crate) fn parse_directive(line: &str) -> Option<(&str, Option<&str>)> {
         return None;
     }
     Some((path, Some(fragment)))
+}
+
+/// Whether a line that is not a directive looks like a Java annotation or
+/// a Python decorator (`@Data`, `@Service`, `@app.route("/")`,
+/// `@Test(timeout = 5)`): code written outside a fence, which `check`
+/// notes, since the host reads it as text.
+pub(crate) fn looks_like_annotation(line: &str) -> bool {
+    let Some(rest) = line.trim_matches([' ', '\t']).strip_prefix('@') else {
+        return false;
+    };
+    let name_len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(rest.len());
+    let (name, after) = rest.split_at(name_len);
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && !name.ends_with('.')
+        && (after.is_empty() || after.starts_with('('))
+        && parse_directive(line).is_none()
+}
+
+/// Body lines outside fences that look like annotations or decorators,
+/// with their line in the rule file.
+pub(crate) fn annotation_lines(rule: &Rule) -> Vec<(usize, String)> {
+    let body_lines = markdown::lines(rule.body());
+    let fenced = markdown::fenced_lines(&body_lines);
+    body_lines
+        .iter()
+        .enumerate()
+        .filter(|(index, line)| !fenced[*index] && looks_like_annotation(line))
+        .map(|(index, line)| (rule.document.body_line + index, line.trim().to_string()))
+        .collect()
 }
 
 /// The line that replaces a directive in the rendered body.
@@ -746,6 +779,24 @@ mod tests {
     }
 
     #[test]
+    fn annotations_and_decorators_are_text_not_imports() {
+        // A bare `@Data` line once failed the import and silenced the rule.
+        let fs = project(&[("doc/x.md", "# X\n\nx text\n")]);
+        let java = rule(
+            "java.mdc",
+            "# Java\n\n@Data\n@Service\npublic class A {}\n\n@asynccontextmanager\n@doc/x.md\n",
+        );
+        let out = render(&fs, &[&java]).unwrap();
+        assert!(
+            out.contains("\n@Data\n@Service\npublic class A {}"),
+            "{out}"
+        );
+        assert!(out.contains("\n@asynccontextmanager\n"), "{out}");
+        assert!(out.contains("x text"), "{out}");
+        assert_eq!(expand_body(&java).directives.len(), 1);
+    }
+
+    #[test]
     fn case_46_a_heading_with_a_link_is_found_by_its_text() {
         let fs = project(&[(
             "doc/guide.md",
@@ -877,7 +928,8 @@ mod tests {
             message("@doc/missing.md"),
             "Rule import does not exist: doc/missing.md"
         );
-        assert_eq!(message("@doc"), "Rule import does not exist: doc");
+        // A path with neither `/` nor `.` is text (behaviour §3.1).
+        assert!(render(&fs, &[&rule("r.mdc", "@doc")]).is_ok());
         assert_eq!(message("@."), "Rule import does not exist: .");
         // Climbing out and back in stays inside.
         assert!(render(&fs, &[&rule("r.mdc", "@doc/../doc/guide.md")]).is_ok());
@@ -1433,6 +1485,34 @@ mod doc_examples {
         assert_eq!(parse_directive("@doc/x.md"), Some(("doc/x.md", None)));
         assert_eq!(parse_directive("- @doc/x.md"), None);
         assert_eq!(parse_directive("@~/x.md"), None);
+        assert_eq!(parse_directive("@Data"), None);
+        use crate::render::imports::looks_like_annotation;
+        for code in [
+            "@Data",
+            "  @Service",
+            "@app.route(\"/\")",
+            "@Test(timeout = 5)",
+            "@_private",
+        ] {
+            assert!(looks_like_annotation(code), "{code}");
+        }
+        for text in [
+            "@doc/x.md",
+            "@ alone",
+            "@mention in a sentence",
+            "email@x.org",
+            "@1x",
+            "@a.md",
+        ] {
+            assert!(!looks_like_annotation(text), "{text}");
+        }
+        assert_eq!(parse_directive("@asynccontextmanager"), None);
+        assert_eq!(parse_directive("@Service#x"), None);
+        assert_eq!(parse_directive("@docs/API"), Some(("docs/API", None)));
+        assert_eq!(
+            parse_directive("@.env.example"),
+            Some((".env.example", None))
+        );
     }
 
     #[test]

@@ -65,6 +65,8 @@ struct Walk<'a> {
     suffixes: Vec<&'a str>,
     skip_hidden: bool,
     may_be_file: bool,
+    /// Which paths below the folder may hold rules (formats::Layout).
+    holds: fn(&str) -> bool,
 }
 
 impl Walk<'_> {
@@ -72,6 +74,22 @@ impl Walk<'_> {
         !(self.skip_hidden && name.starts_with('.'))
             && self.suffixes.iter().any(|suffix| name.ends_with(suffix))
     }
+}
+
+fn anywhere(_: &str) -> bool {
+    true
+}
+
+/// Cursor's folder form names a rule `<name>/RULE.md`; a directory by that
+/// name is a mistake worth a word (its contents are still walked).
+const FOLDER_RULE: &str = "RULE.md";
+
+fn folder_rule_is_a_directory(path: &str) -> Finding {
+    Finding::warning(
+        Place::file(path),
+        "RULE.md is a directory, not a file, so it is not read as a rule",
+    )
+    .with_hint("a folder rule is a file: <name>/RULE.md holding the rule's text")
 }
 
 /// Where a rule source may lead (behaviour §0.1, §1.2): the project, or
@@ -147,6 +165,23 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             suffixes: source.extensions.iter().map(String::as_str).collect(),
             skip_hidden: false,
             may_be_file: false,
+            holds: anywhere,
+        })
+        .collect();
+    // The legacy one-file rules at the root: `.cursorrules` with Cursor's
+    // folder, `.windsurfrules` with `:windsurf` (behaviour §1.2).
+    let cursor_dir = paths::normalize_lexically(&paths::join(&source.root, formats::CURSOR_DIR));
+    let legacy_paths: Vec<(Format, String)> = formats::LEGACY_FILES
+        .iter()
+        .filter(|legacy| match legacy.format {
+            Format::Cursor => source.dirs.contains(&cursor_dir),
+            format => source.formats.contains(&format),
+        })
+        .map(|legacy| {
+            (
+                legacy.format,
+                paths::normalize_lexically(&paths::join(&source.root, legacy.file)),
+            )
         })
         .collect();
     let format_dirs: Vec<(Format, String)> = source
@@ -171,6 +206,18 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             suffixes: layout.suffixes.to_vec(),
             skip_hidden: layout.skip_hidden,
             may_be_file: layout.may_be_file,
+            holds: layout.holds,
+        });
+    }
+    for (format, path) in &legacy_paths {
+        // One file, never a folder: no suffix is taken below it.
+        walks.push(Walk {
+            dir: path,
+            format: *format,
+            suffixes: Vec::new(),
+            skip_hidden: false,
+            may_be_file: true,
+            holds: anywhere,
         });
     }
     let mut listing = Listing::default();
@@ -208,6 +255,8 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
                     format: walk.format,
                 });
             }
+            // A legacy file that is a directory holds no rule.
+            Ok(_) if walk.may_be_file && walk.suffixes.is_empty() => {}
             Ok(meta) if meta.kind != Kind::Dir => listing.findings.push(
                 Finding::error(
                     Place::file(walk.dir),
@@ -311,6 +360,9 @@ impl Walker<'_, '_> {
                     if self.walk.skip_hidden && name.starts_with('.') {
                         continue;
                     }
+                    if name == FOLDER_RULE && self.walk.takes(&name) {
+                        self.findings.push(folder_rule_is_a_directory(&path));
+                    }
                     let real = real
                         .or_else(|| fs.real_path(&path).ok())
                         .unwrap_or_else(|| path.clone());
@@ -331,7 +383,7 @@ impl Walker<'_, '_> {
                     ancestors.pop();
                 }
                 Ok(Kind::File) => {
-                    if self.walk.takes(&name) {
+                    if self.walk.takes(&name) && (self.walk.holds)(&rel) {
                         self.found.push(RuleFile {
                             name: rel,
                             path,
@@ -438,6 +490,7 @@ mod tests {
             vec![
                 ".hidden/x.mdc",
                 "base.mdc",
+                "notes.md",
                 "plain.mdc",
                 "tasks/testing.mdc",
                 "ui.mdc"
@@ -642,6 +695,85 @@ mod tests {
             set.findings[0].place,
             Place::line("/p/.cursor/rules/bad.mdc", 1)
         );
+    }
+
+    #[test]
+    fn md_files_folder_rules_and_legacy_root_files_are_rules() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "# A")
+            .add_file("/p/.cursor/rules/guide.md", "# Guide")
+            .add_file("/p/.cursor/rules/release/RULE.md", "# Release")
+            .add_file("/p/.cursor/rules/broken/RULE.md/inner.md", "# Inner")
+            .add_file("/p/.cursorrules", "Always say hello.")
+            .add_file("/p/.windsurfrules", "Windsurf legacy.");
+        let set = RuleSet::load(&fs, &source(&fs, "")).unwrap();
+        assert_eq!(
+            set.names(),
+            vec![
+                ".cursorrules",
+                "a.mdc",
+                "broken/RULE.md/inner.md",
+                "guide.md",
+                "release/RULE.md"
+            ]
+        );
+        assert!(set.get(".cursorrules").unwrap().always_apply);
+        assert!(!set.get("guide.md").unwrap().always_apply);
+        let finding = &set.findings[0];
+        assert_eq!(finding.place.file, "/p/.cursor/rules/broken/RULE.md");
+        assert!(finding.message.starts_with("RULE.md is a directory"));
+        assert_eq!(set.findings.len(), 1, "{:?}", set.findings);
+        // `.windsurfrules` comes with `:windsurf`; `.cursorrules` with Cursor's folder.
+        let windsurf = RuleSet::load(&fs, &source(&fs, "{:formats [:windsurf]}")).unwrap();
+        assert!(windsurf.get(".windsurfrules").unwrap().always_apply);
+        let elsewhere = RuleSet::load(&fs, &source(&fs, "{:rules {:dirs [\"docs\"]}}")).unwrap();
+        assert!(elsewhere.names().is_empty());
+    }
+
+    #[test]
+    fn a_legacy_file_that_is_a_directory_is_no_rule() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursorrules/x.md", "# X")
+            .add_file("/p/.cursor/rules/a.mdc", "# A");
+        let set = RuleSet::load(&fs, &source(&fs, "")).unwrap();
+        assert_eq!(set.names(), vec!["a.mdc"]);
+        assert!(set.findings.is_empty(), "{:?}", set.findings);
+    }
+
+    #[test]
+    fn continue_and_roo_folders() {
+        let mut fs = MemoryFs::new();
+        fs.add_file(
+            "/p/.continue/rules/ts.md",
+            "---\nglobs: \"**/*.ts\"\n---\n# TS",
+        )
+        .add_file("/p/.roo/rules/general.md", "# General")
+        .add_file("/p/.roo/rules-code/style.txt", "Code style.")
+        .add_file("/p/.roo/commands/deploy.md", "# Not a rule")
+        .add_file("/p/.roo/mcp.md", "# Not a rule");
+        let set = RuleSet::load(&fs, &source(&fs, "{:formats [:continue :roo]}")).unwrap();
+        assert_eq!(
+            set.names(),
+            vec!["rules-code/style.txt", "rules/general.md", "ts.md"]
+        );
+        let mode = set.get("rules-code/style.txt").unwrap();
+        assert_eq!(mode.conditions.agent.values, vec!["code"]);
+        assert!(mode.always_apply && mode.conditions.match_all);
+        assert!(set.get("rules/general.md").unwrap().always_apply);
+        assert_eq!(set.get("ts.md").unwrap().globs[0].pattern, "**/*.ts");
+    }
+
+    #[test]
+    fn cline_workflows_are_mention_only() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.clinerules/style.md", "# Style")
+            .add_file("/p/.clinerules/workflows/release.md", "# Release steps");
+        let set = RuleSet::load(&fs, &source(&fs, "{:formats [:cline]}")).unwrap();
+        let style = set.get("style.md").unwrap();
+        assert!(style.always_apply && !style.mention_only);
+        let workflow = set.get("workflows/release.md").unwrap();
+        assert!(workflow.mention_only && !workflow.always_apply);
+        assert!(workflow.globs.is_empty() && workflow.trigger.is_none());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::paths;
 use crate::base::text;
-use crate::config::formats::Format;
+use crate::config::formats::{self, Format};
 use crate::rules::conditions::{unquote, Conditions};
 use crate::rules::triggers;
 use crate::syntax::frontmatter::{self, Document, FieldValue, Frontmatter};
@@ -50,6 +50,10 @@ pub struct Rule {
     pub conditions: Conditions,
     /// The dialect the file is written in.
     pub format: Format,
+    /// Reached only when a person names it (`@name`): Cline's
+    /// `.clinerules/workflows/`, Windsurf's `trigger: manual`. Such a rule
+    /// has no trigger of its own and is not offered to the model.
+    pub mention_only: bool,
 }
 
 /// Frontmatter keys whose values are globs: Cursor's `globs`, and Claude
@@ -91,7 +95,7 @@ impl Rule {
         let document = frontmatter::parse(text);
         let empty = Frontmatter::default();
         let fm = document.frontmatter.as_ref().unwrap_or(&empty);
-        let conditions = Conditions::from_frontmatter(fm);
+        let mut conditions = Conditions::from_frontmatter(fm);
         let terms = |key: &str| {
             fm.list(key)
                 .iter()
@@ -117,15 +121,30 @@ impl Rule {
             any_of,
             requires: terms("promptRequires"),
         });
+        let mut mention_only = false;
+        let mut trigger = trigger;
         let (globs, always_apply) = match format {
-            Format::Cursor => (
+            Format::Cursor if !formats::is_legacy_file(format, path) => (
                 cursor_globs(fm),
                 fm.text("alwaysApply")
                     .is_some_and(|v| v.to_lowercase() == "true"),
             ),
             _ => {
                 let has_conditions = trigger.is_some() || conditions.declares_any();
-                let triggers = triggers::triggers(format, fm, has_conditions);
+                let triggers = triggers::triggers(format, fm, path, has_conditions);
+                mention_only = triggers.mention_only;
+                if mention_only {
+                    // Named by a person or not at all: nothing else fires it.
+                    trigger = None;
+                    conditions = Conditions::default();
+                }
+                if triggers.file_contains.is_declared() && !conditions.file_contains.is_declared() {
+                    conditions.file_contains = triggers.file_contains;
+                }
+                if triggers.agent.is_declared() && !conditions.agent.is_declared() {
+                    conditions.agent = triggers.agent;
+                }
+                conditions.match_all |= triggers.match_all;
                 let globs = triggers
                     .globs
                     .into_iter()
@@ -148,6 +167,7 @@ impl Rule {
             trigger,
             conditions,
             format,
+            mention_only,
         }
     }
 

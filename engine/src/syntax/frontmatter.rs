@@ -1,7 +1,11 @@
 //! Rule frontmatter (behaviour §1.3): Cursor's `key: value` line dialect,
 //! exactly as the original reads it, plus YAML sequences for list fields
 //! (`globs: ["a", "b"]` or a block of `- a` lines), which the original
-//! silently drops.
+//! silently drops, and YAML's multi-line values (block scalars `>` and
+//! `|`, quoted and plain scalars continued on indented lines), read as
+//! YAML reads them. Read by hand: a YAML library would cost the
+//! WebAssembly engine far more than these few rules (the tests hold them
+//! to a library's answers).
 
 /// A field's value: the raw text after the colon, or the items of a YAML
 /// sequence.
@@ -17,6 +21,10 @@ pub struct Field {
     pub value: FieldValue,
     /// 1-based line of the key in the rule file.
     pub line: usize,
+    /// The value as YAML reads a scalar (quotes and escapes read, block
+    /// scalars and continued lines folded); `None` for a sequence or a
+    /// value YAML cannot read.
+    pub scalar: Option<String>,
 }
 
 /// A line inside the block that is not a field (a comment, an indented
@@ -151,7 +159,18 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
             .iter()
             .take_while(|line| is_list_item(line))
             .count();
-        let value = if value.is_empty() && items > 0 {
+        let mut scalar = None;
+        let value = if let Some(header) = block_header(value) {
+            let taken = block_lines(&lines[i + 1..], header.indent);
+            let text = read_block(&lines[i + 1..=i + taken], &header);
+            i += taken;
+            scalar = Some(text.clone());
+            FieldValue::Text(text)
+        } else if let Some((taken, raw, read)) = continued(value, &lines[i + 1..]) {
+            i += taken;
+            scalar = read;
+            FieldValue::Text(raw)
+        } else if value.is_empty() && items > 0 {
             let snippet: String = lines[i + 1..=i + items]
                 .iter()
                 .map(|l| format!("{l}\n"))
@@ -169,14 +188,245 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
         } else {
             FieldValue::Text(value.to_string())
         };
+        if scalar.is_none() {
+            if let FieldValue::Text(text) = &value {
+                scalar = crate::syntax::yaml_list::scalar_text(text).ok();
+            }
+        }
         fm.fields.push(Field {
             key: key.to_string(),
             value,
             line: line_no,
+            scalar,
         });
         i += 1;
     }
     fm
+}
+
+/// A block scalar's header: `|` (literal) or `>` (folded), then at most
+/// one chomping indicator and one indentation digit, in either order.
+struct BlockHeader {
+    folded: bool,
+    /// `-` strips the final line breaks, `+` keeps them all; else one.
+    chomp: Option<char>,
+    indent: Option<usize>,
+}
+
+fn block_header(value: &str) -> Option<BlockHeader> {
+    let folded = match value.chars().next()? {
+        '|' => false,
+        '>' => true,
+        _ => return None,
+    };
+    let rest = &value[1..];
+    let indicators_len = rest
+        .find(|c: char| !(c == '-' || c == '+' || c.is_ascii_digit()))
+        .unwrap_or(rest.len());
+    let (indicators, after) = rest.split_at(indicators_len);
+    let after = after.trim_start_matches([' ', '\t']);
+    if !(after.is_empty() || (after.starts_with('#') && after.len() < rest.len())) {
+        return None;
+    }
+    let chomp = indicators.chars().find(|c| *c == '-' || *c == '+');
+    let digits: Vec<char> = indicators.chars().filter(char::is_ascii_digit).collect();
+    if indicators.len() > 2 || digits.len() > 1 || digits == ['0'] {
+        return None;
+    }
+    Some(BlockHeader {
+        folded,
+        chomp,
+        indent: digits
+            .first()
+            .and_then(|d| d.to_digit(10))
+            .map(|d| d as usize),
+    })
+}
+
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+fn is_blank(line: &str) -> bool {
+    line.trim_matches([' ', '\t']).is_empty()
+}
+
+/// How many lines after the header belong to the block: blank lines and
+/// lines indented at least as deep as the block (its first line's depth,
+/// or the header's digit), up to the first line that is neither.
+fn block_lines(lines: &[&str], explicit: Option<usize>) -> usize {
+    let indent = explicit.unwrap_or_else(|| {
+        lines
+            .iter()
+            .find(|l| !is_blank(l))
+            .map_or(0, |l| indent_of(l))
+    });
+    if indent == 0 {
+        return lines.iter().take_while(|l| l.is_empty()).count();
+    }
+    let taken = lines
+        .iter()
+        .take_while(|l| is_blank(l) || indent_of(l) >= indent)
+        .count();
+    // Trailing blank lines before the next key are the block's (for
+    // chomping) only as far as they are taken; either way nothing is lost.
+    taken
+}
+
+/// A block scalar's text, as YAML reads it.
+fn read_block(lines: &[&str], header: &BlockHeader) -> String {
+    let indent = header.indent.unwrap_or_else(|| {
+        lines
+            .iter()
+            .find(|l| !is_blank(l))
+            .map_or(0, |l| indent_of(l))
+    });
+    let content: Vec<&str> = lines
+        .iter()
+        .map(|l| {
+            if is_blank(l) && l.len() <= indent {
+                ""
+            } else {
+                l.get(indent..).unwrap_or("")
+            }
+        })
+        .collect();
+    let last = content.iter().rposition(|l| !l.is_empty());
+    let Some(last) = last else {
+        return match header.chomp {
+            Some('+') => "\n".repeat(content.len()),
+            _ => String::new(),
+        };
+    };
+    let trailing = content.len() - last - 1;
+    let body = &content[..=last];
+    let mut out = String::new();
+    if header.folded {
+        let mut pending = 0;
+        let mut started = false;
+        let mut previous_more = false;
+        for line in body {
+            if line.is_empty() {
+                pending += 1;
+                continue;
+            }
+            let more = line.starts_with([' ', '\t']);
+            if !started {
+                out.push_str(&"\n".repeat(pending));
+            } else if more || previous_more {
+                out.push_str(&"\n".repeat(pending + 1));
+            } else if pending == 0 {
+                out.push(' ');
+            } else {
+                out.push_str(&"\n".repeat(pending));
+            }
+            out.push_str(line);
+            started = true;
+            previous_more = more;
+            pending = 0;
+        }
+    } else {
+        out = body.join("\n");
+    }
+    match header.chomp {
+        Some('-') => {}
+        Some('+') => out.push_str(&"\n".repeat(trailing + 1)),
+        _ => out.push('\n'),
+    }
+    out
+}
+
+/// A quoted scalar left open on the key's line, or a plain one, continued
+/// on the indented lines after it: how many lines it takes, the raw value
+/// (its lines joined with spaces, quotes kept) and YAML's reading.
+fn continued(value: &str, after: &[&str]) -> Option<(usize, String, Option<String>)> {
+    let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'');
+    let continues = |l: &&&str| l.starts_with([' ', '\t']) && !is_blank(l) && !is_list_item(l);
+    let taken = match quote {
+        Some(q) if !closes(&value[1..], q) => {
+            let end = after.iter().position(|l| closes(l, q))?;
+            end + 1
+        }
+        Some(_) => return None,
+        None if value.starts_with(['[', '{', '#', '&', '*', '!']) => return None,
+        None => after.iter().take_while(continues).count(),
+    };
+    if taken == 0 {
+        return None;
+    }
+    // `key:` alone, then indented text: the text is the value.
+    let first = (!value.is_empty()).then_some(value);
+    let lines: Vec<&str> = first
+        .into_iter()
+        .chain(after[..taken].iter().map(|l| l.trim_matches([' ', '\t'])))
+        .collect();
+    let raw = lines
+        .iter()
+        .filter(|l| !l.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let read = match quote {
+        Some('"') => {
+            let folded = fold(&lines, true);
+            crate::syntax::yaml_list::scalar_text(&folded).ok()
+        }
+        Some(_) => crate::syntax::yaml_list::scalar_text(&fold(&lines, false)).ok(),
+        None => Some(fold(&lines, false)),
+    };
+    Some((taken, raw, read))
+}
+
+/// Whether a line closes a quoted scalar opened earlier.
+fn closes(text: &str, quote: char) -> bool {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if quote == '"' => {
+                chars.next();
+            }
+            '\'' if quote == '\'' && chars.peek() == Some(&'\'') => {
+                chars.next();
+            }
+            c if c == quote => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// YAML's line folding of a flow scalar's lines (each trimmed): one line
+/// break between text is a space, each empty line is a line break; in a
+/// double-quoted scalar a `\` at a line's end joins without a space.
+fn fold(lines: &[&str], double: bool) -> String {
+    let mut out = String::new();
+    let mut pending = 0;
+    for (index, line) in lines.iter().enumerate() {
+        let line = if index == 0 {
+            line.trim_end_matches([' ', '\t'])
+        } else {
+            line
+        };
+        if line.is_empty() {
+            pending += 1;
+            continue;
+        }
+        if index > 0 {
+            let escaped_break = double && out.ends_with('\\') && !out.ends_with("\\\\");
+            if escaped_break {
+                out.pop();
+                out.push_str(&"\\n".repeat(pending));
+            } else if pending == 0 {
+                out.push(' ');
+            } else {
+                let newline = if double { "\\n" } else { "\n" };
+                out.push_str(&newline.repeat(pending));
+            }
+        }
+        out.push_str(line);
+        pending = 0;
+    }
+    out
 }
 
 /// Reads a YAML sequence of scalars (flow `[a, "b"]` or block `- a` lines).
@@ -196,6 +446,12 @@ impl Frontmatter {
         self.get(key)
             .map(|field| field.value.items())
             .unwrap_or_default()
+    }
+
+    /// A field's value as YAML reads a scalar: quotes and escapes read,
+    /// multi-line values folded (`description: >` and its lines).
+    pub fn scalar(&self, key: &str) -> Option<String> {
+        self.get(key)?.scalar.clone()
     }
 
     /// The raw text of a field; `None` for absent fields and sequences.
@@ -328,6 +584,134 @@ mod tests {
         assert_eq!(flush.list("paths"), vec!["a", "b"]);
         // A bracket glob that is not a sequence stays raw text.
         assert_eq!(fm("---\nglobs: [ab\n---\n").list("globs"), vec!["[ab"]);
+    }
+
+    fn scalar(text: &str, key: &str) -> Option<String> {
+        parse(text).frontmatter.unwrap().scalar(key)
+    }
+
+    #[test]
+    fn block_scalars_and_continued_lines_read_as_yaml_reads_them() {
+        let doc = parse("---\ndescription: >\n  Use this rule\n  for migrations.\n\n  Second paragraph.\nglobs: db/**\n---\nBody");
+        let fm = doc.frontmatter.unwrap();
+        assert!(fm.ignored.is_empty(), "{:?}", fm.ignored);
+        assert_eq!(
+            fm.scalar("description").as_deref(),
+            Some("Use this rule for migrations.\nSecond paragraph.\n")
+        );
+        assert_eq!(fm.text("globs"), Some("db/**"));
+        assert_eq!(fm.get("globs").unwrap().line, 7);
+        assert_eq!(
+            scalar("---\ndescription: |-\n  one\n    two\n---\n", "description").as_deref(),
+            Some("one\n  two")
+        );
+        assert_eq!(
+            scalar("---\ndescription: \"Long text\n  continued, \\\"quoted\\\"\"\nalwaysApply: true\n---\n", "description").as_deref(),
+            Some("Long text continued, \"quoted\"")
+        );
+        assert_eq!(
+            scalar(
+                "---\ndescription: plain text\n  goes on\n---\n",
+                "description"
+            )
+            .as_deref(),
+            Some("plain text goes on")
+        );
+        let alone =
+            parse("---\ndescription:\n  on the next line\n  and one more\nglobs:\n  - a/**\n---\n");
+        let alone = alone.frontmatter.unwrap();
+        assert_eq!(
+            alone.scalar("description").as_deref(),
+            Some("on the next line and one more")
+        );
+        assert_eq!(alone.list("globs"), vec!["a/**"]);
+        assert!(alone.ignored.is_empty());
+        assert_eq!(
+            scalar(
+                "---\ndescription: 'it''s: fine' # note\n---\n",
+                "description"
+            )
+            .as_deref(),
+            Some("it's: fine")
+        );
+        // The raw text keeps Cursor's reading: quotes stay.
+        let quoted = parse("---\nalwaysApply: \"true\"\n---\n")
+            .frontmatter
+            .unwrap();
+        assert_eq!(quoted.text("alwaysApply"), Some("\"true\""));
+        assert_eq!(quoted.scalar("alwaysApply").as_deref(), Some("true"));
+        // A quote never closed reads nothing and its lines stay ignored.
+        let open = parse("---\ndescription: \"never\n  closed\n---\n")
+            .frontmatter
+            .unwrap();
+        assert_eq!(open.scalar("description"), None);
+        assert_eq!(open.ignored.len(), 1);
+    }
+
+    /// The same answers as a YAML library, on generated multi-line values.
+    #[test]
+    fn multi_line_values_agree_with_a_yaml_library() {
+        let headers = ["|", ">", "|-", ">-", "|+", ">+", "|2", ">2-"];
+        let lines = [
+            "  text",
+            "  more text",
+            "",
+            "    deeper",
+            "  a: b",
+            "  # not a comment",
+            "  \"q\"",
+            "  ünï",
+        ];
+        let flows = [
+            "\"one\n  two\"",
+            "\"one\n\n  two\"",
+            "\"one \\\n  two\"",
+            "\"esc \\t\n  \\u00e9\"",
+            "'one\n  two'",
+            "'it''s\n\n  x'",
+            "plain\n  more",
+            "plain\n  more\n  and more",
+            "\n  alone\n  on its lines",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut cases: Vec<String> = flows.iter().map(|f| format!("k: {f}\nz: end\n")).collect();
+        for _ in 0..1500 {
+            let header = headers[next(headers.len())];
+            let count = 1 + next(4);
+            let body: Vec<&str> = (0..count).map(|_| lines[next(lines.len())]).collect();
+            if body.iter().all(|l| l.is_empty()) || body.first() == Some(&"    deeper") {
+                continue;
+            }
+            cases.push(format!("k: {header}\n{}\nz: end\n", body.join("\n")));
+        }
+        let mut compared = 0;
+        for case in cases {
+            let theirs = library(&case);
+            let fm = parse(&format!("---\n{case}---\n")).frontmatter.unwrap();
+            if let Some(theirs) = theirs {
+                assert_eq!(fm.scalar("k"), Some(theirs), "{case:?}");
+                assert_eq!(fm.text("z"), Some("end"), "{case:?}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 1000, "{compared}");
+    }
+
+    fn library(text: &str) -> Option<String> {
+        use yaml_serde::Value;
+        let Value::Mapping(map) = yaml_serde::from_str::<Value>(text).ok()? else {
+            return None;
+        };
+        match map.get(Value::String("k".into()))? {
+            Value::String(s) => Some(s.clone()),
+            _ => None,
+        }
     }
 
     #[test]

@@ -113,6 +113,40 @@ fn strip_comment(text: &str) -> &str {
     text.trim_end()
 }
 
+/// One scalar on one line as YAML reads it, whatever its type: quotes
+/// removed and escapes read, a plain scalar's ` # comment` dropped
+/// (`"a\tb"` is `a<tab>b`, `true` is `true`).
+pub(crate) fn scalar_text(raw: &str) -> Result<String, String> {
+    let raw = raw.trim_matches([' ', '\t']);
+    if let Some(rest) = raw.strip_prefix('"') {
+        return double_quoted(rest);
+    }
+    if let Some(rest) = raw.strip_prefix('\'') {
+        return single_quoted(rest);
+    }
+    Ok(strip_comment(raw).to_string())
+}
+
+fn single_quoted(rest: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\'' {
+            out.push(c);
+        } else if chars.peek() == Some(&'\'') {
+            chars.next();
+            out.push('\'');
+        } else {
+            let after: String = chars.collect();
+            return match strip_comment(&after).trim() {
+                "" => Ok(out),
+                _ => Err("text follows a quoted item".to_string()),
+            };
+        }
+    }
+    Err("a quoted item is never closed".to_string())
+}
+
 /// One scalar: `Some(text)`, or `None` for YAML's numbers, booleans and null.
 fn scalar(raw: &str, in_flow: bool) -> Result<Option<String>, String> {
     let raw = if in_flow { raw } else { strip_comment(raw) };
@@ -145,7 +179,7 @@ fn double_quoted(rest: &str) -> Result<String, String> {
     while let Some(c) = chars.next() {
         match c {
             '"' => {
-                return match chars.as_str().trim() {
+                return match strip_comment(chars.as_str()).trim() {
                     "" => Ok(out),
                     _ => Err("text follows a quoted item".to_string()),
                 }
