@@ -439,7 +439,8 @@ async function requestedRules(env, base, mock, project) {
   );
   const out = await codexExec(env, project, ["exec", ...base, "prepare the next release"]);
   const thread = JSON.parse(out.split("\n")[0]).thread_id;
-  const index = "- `ops/release-checklist.mdc` (`.cursor/rules/ops/release-checklist.mdc`): Steps before tagging a release";
+  const index =
+    "- `ops/release-checklist.mdc` (`.cursor/rules/ops/release-checklist.mdc`): Steps before tagging a release";
   check(count(requests[first], index) === 1, "the first prompt carries the index entry");
   check(
     count(requests[first], RELEASE) === 0 && count(requests[first], TAGGING) === 0,
