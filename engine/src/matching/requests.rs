@@ -3,6 +3,7 @@
 //! reading their files, and the rules a prompt mentions by name.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -51,8 +52,9 @@ pub(crate) struct Requests {
     listed: Vec<Requestable>,
     /// A requestable rule's file, normalised, to its place in `listed`.
     by_path: HashMap<String, usize>,
-    names: MentionNames,
-    /// Every rule's name, in name order, for hints.
+    /// Built at the first prompt holding an `@`: most events never need it.
+    names: OnceLock<MentionNames>,
+    /// Every rule's name, in name order.
     all: Vec<String>,
     /// The project root reads are relative to; none, no read names a rule.
     root: Option<String>,
@@ -79,7 +81,7 @@ impl Requests {
         Requests {
             listed,
             by_path,
-            names: MentionNames::new(rules.iter().map(|r| r.name.as_str())),
+            names: OnceLock::new(),
             all: rules.iter().map(|r| r.name.clone()).collect(),
             root: None,
         }
@@ -131,9 +133,12 @@ impl Requests {
         }
         let mut by_rule: Vec<(usize, Vec<String>)> = Vec::new();
         let mut hints = Vec::new();
+        let names = self
+            .names
+            .get_or_init(|| MentionNames::new(self.all.iter().map(String::as_str)));
         for mention in mentions_in(prompt) {
             let written = format!("@{mention}");
-            match self.names.resolve(mention) {
+            match names.resolve(mention) {
                 Resolution::Rule(place) => match by_rule.iter_mut().find(|(p, _)| *p == place) {
                     Some((_, mentions)) => mentions.push(written),
                     None => by_rule.push((place, vec![written])),
