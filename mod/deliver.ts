@@ -24,6 +24,7 @@ import {
 export type Event =
   | { kind: "prompt"; prompt: string; command?: string }
   | { kind: "edit"; file: string; id: string }
+  | { kind: "read"; file: string; id: string }
   | { kind: "shell"; id: string };
 
 /** Directory -> whether it holds a `.git` entry (it is a checkout root). */
@@ -40,6 +41,8 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
   const file = stateFile(root, sessionId);
   const entries = await serial(sessionId, async () => {
     const snapshot = await snapshotOf($, root);
+    // Most reads are of files no rule is kept in: those cost one lookup.
+    if (event.kind === "read" && !snapshot.ws.mayRequest(absolute(root, event.file))) return [];
     const gathering = performance.now();
     const [, context, saved, now] = await Promise.all([
       refresh($, snapshot).then(() => {
@@ -62,6 +65,7 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
     }
     let fileArg: string | undefined;
     if (event.kind === "edit") fileArg = await placeEdit($, snapshot, event.file);
+    if (event.kind === "read") fileArg = absolute(root, event.file);
     const factsStarted = performance.now();
     const wants = snapshot.ws.wants();
     const [facts] = await Promise.all([
@@ -138,6 +142,12 @@ async function tellStateDirProblem($: EngineInterface, root: string, sessionId: 
   if (problem === undefined || toldStateDir.has(sessionId)) return;
   toldStateDir.add(sessionId);
   $.ui.log(problem, { to: "transcript" });
+}
+
+/** A tool's file path, absolute: Claude Code's tools take absolute paths,
+ * and a relative one is the project's. */
+function absolute(root: string, file: string): string {
+  return file.startsWith("/") ? file : `${root}/${file}`;
 }
 
 /** A file's text for `fileContains`, read only when the engine allows it

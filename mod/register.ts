@@ -1,6 +1,7 @@
 // Rule Fairy for Claude Code: a repository's rules delivered when they
-// matter. Prompts bring always-on and keyword rules, edits and shell
-// changes bring the rules whose globs match, and a written file is held to
+// matter. Prompts bring always-on, keyword and mentioned rules and the
+// index of requestable rules, reading a requestable rule's file brings it,
+// edits and shell changes bring the rules whose globs match, and a written file is held to
 // the repository's ast-grep rules; the WebAssembly engine decides
 // everything (../wasm, built into ./engine), this module only carries.
 import type { Register } from "claude-code";
@@ -65,6 +66,26 @@ export const register: Register = (on) => {
     if (e.agentId !== undefined || result.deny !== undefined) return result;
     const entry = entryFor("edit", next.error);
     $.ui.log(logLine("edit", next.error), { to: "transcript" });
+    return { ...result, context: [...(result.context ?? []), entry] };
+  });
+
+  // Reading a requestable rule's file is how the model asks for the rule
+  // (behaviour §9.2): it comes rendered, attached to the read's result.
+  on("tool.call", { tool: "Read" }, async ($, e, next) => {
+    const result = await next(e);
+    if (e.agentId !== undefined || result.deny !== undefined || result.isError === true)
+      return result;
+    const file = (e as unknown as Record<string, unknown>).file_path;
+    if (typeof file !== "string") return result;
+    const entries = await deliver($, { kind: "read", file, id: e.tool_use_id ?? "" });
+    return entries.length === 0
+      ? result
+      : { ...result, context: [...(result.context ?? []), ...entries] };
+  }).catch(async ($, e, next) => {
+    const result = await next(e);
+    if (e.agentId !== undefined || result.deny !== undefined) return result;
+    const entry = entryFor("read", next.error);
+    $.ui.log(logLine("read", next.error), { to: "transcript" });
     return { ...result, context: [...(result.context ?? []), entry] };
   });
 

@@ -67,6 +67,7 @@ pub use matching::facts::{
 pub use matching::index::RuleIndex;
 pub use matching::locate::{locate, real_path, Located};
 pub use matching::project::{checkout_root, discover_root, project_relative_path, Project};
+pub use matching::requests::{paths_in_command, MentionHint, Requestable};
 
 pub use render::labels;
 
@@ -92,7 +93,7 @@ pub mod claude {
 /// Codex's side: one hook's whole decision over the process's [`Host`](codex::Host),
 /// the session state and the transcript scan.
 pub mod codex {
-    pub use crate::hosts::codex::hook::{decide, Answer, Delivered, Host};
+    pub use crate::hosts::codex::hook::{decide, decide_shell, Answer, Delivered, Host};
     pub use crate::hosts::codex::state::{Metrics, SessionState};
     pub use crate::hosts::codex::transcript::{advance, resume, ScanCursor};
 }

@@ -424,7 +424,10 @@ fn other_hosts_formats_map_onto_one_model() {
         ]
     );
     let prompt_rules = select_prompt_with(&project, "deploy now", &none()).rules;
-    assert_eq!(prompt_rules, vec!["always.md", "deploy.md", "style.md"]);
+    assert_eq!(prompt_rules[..3], ["always.md", "deploy.md", "style.md"]);
+    // Windsurf's model_decision rule is offered in the index, last.
+    assert!(prompt_rules[3].starts_with("index of requestable rules "));
+    assert_eq!(prompt_rules.len(), 4);
     let edit = |path: &str| select_edit_with(&fs, &project, &[path], &none()).rules;
     assert_eq!(edit("src/api/x.tsx"), vec!["api.md"]);
     assert_eq!(edit("tools/a.py"), vec!["py.instructions.md"]);

@@ -19,12 +19,27 @@ fn median_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
     times[runs / 2]
 }
 
+/// The same project with 50 of its rules requestable (a description and no
+/// trigger), for the index and mentions (behaviour §9).
+fn requested_project() -> Project {
+    let p = project(150);
+    for i in 0..50 {
+        p.rule(
+            &format!("asked/rule{i:04}.mdc"),
+            format!("---\ndescription: requestable rule {i}, for the index\n---\n# Asked {i}\n\nBody.\n"),
+        );
+    }
+    p
+}
+
 fn main() {
     let dir = project(200);
+    let requested = requested_project();
     let binary = env!("CARGO_BIN_EXE_rule-fairy");
-    let cases: [(&str, Vec<&str>); 2] = [
+    let cases: [(&str, &Project, Vec<&str>); 3] = [
         (
             "prompt",
+            &dir,
             vec![
                 "explain",
                 "--json",
@@ -34,10 +49,21 @@ fn main() {
         ),
         (
             "path",
+            &dir,
             vec!["explain", "--json", "--path", "src/mod100/deep/file.ts"],
         ),
+        (
+            "prompt, 50 requestable rules and 3 mentions",
+            &requested,
+            vec![
+                "explain",
+                "--json",
+                "--prompt",
+                "refactor topic7, use @rule0003 and @asked/rule0010 and @nothing-here",
+            ],
+        ),
     ];
-    for (label, args) in cases {
+    for (label, dir, args) in cases {
         let run = || {
             let start = Instant::now();
             let out = dir.command(binary).args(&args).output();

@@ -351,3 +351,65 @@ test("a rule importing a missing document is named, and the others still arrive"
   );
   assert.deepEqual(Object.keys(state.delivered).sort(), ["always.mdc", "widget.mdc"]);
 });
+
+test("a requestable rule is offered in the index, comes rendered when its file is Read, and a mention brings a rule with no trigger", async () => {
+  // A project of its own, with its own scripted model (behaviour §9).
+  const root = join(home, "requested");
+  write(root, {
+    ".cursor/rules/ops/release-checklist.mdc":
+      "---\ndescription: Steps before tagging a release\nglobs:\nalwaysApply: false\n---\n# Release\n\nBump the version first.\n\n@docs/release.md#tagging",
+    ".cursor/rules/manual.mdc": "# Manual\n\nWrite the changelog by hand.",
+    "docs/release.md": "# Release\n\n## Tagging\n\nSign every tag.\n\n## Other\n\nNot imported.\n",
+  });
+  const git = (args) => execFileSync("git", args, { cwd: root, stdio: "ignore" });
+  git(["init", "-q"]);
+  git(["add", "-A"]);
+  git(["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "start"]);
+  const rule = join(root, ".cursor/rules/ops/release-checklist.mdc");
+  const own = await startMock([
+    {
+      prompt: "prepare the release",
+      turns: [{ tool: "Read", input: { file_path: rule } }, { text: "Ready." }],
+    },
+    { prompt: "use @manual", turns: [{ text: "Noted." }] },
+  ]);
+  const config = join(home, "requested-config");
+  mkdirSync(config);
+  const session = (args) =>
+    claude({ args, cwd: root, config, mockUrl: own.url, debugFile: debugFile() });
+  try {
+    const first = await session(["prepare the release"]);
+    assert.equal(first.code, 0, first.stderr);
+    const [afterPrompt, afterRead] = own.requests.map(hookContext);
+    const indexed =
+      "- `ops/release-checklist.mdc` (`.cursor/rules/ops/release-checklist.mdc`): Steps before tagging a release";
+    assert.ok(afterPrompt.includes(indexed), "the first prompt carries the index entry");
+    assert.match(afterPrompt, /\[rule-fairy injected: index of requestable rules [0-9a-f]{8}\]/);
+    assert.doesNotMatch(afterPrompt, /Sign every tag/, "the index, not the rule");
+    assert.equal(count(afterRead, "ops/release-checklist.mdc"), 1, "the Read brought the rule");
+    assert.match(
+      afterRead,
+      /\[rule-fairy matched: requested by reading \.cursor\/rules\/ops\/release-checklist\.mdc\]/,
+    );
+    assert.match(afterRead, /Sign every tag\./, "with the section it imports");
+    assert.doesNotMatch(afterRead, /Not imported\./);
+
+    const id = first.events.find((event) => event.session_id !== undefined)?.session_id;
+    assert.ok(id, "the session has an id");
+    const before = own.requests.length;
+    const second = await session(["use @manual for the notes", "--resume", id]);
+    assert.equal(second.code, 0, second.stderr);
+    const context = hookContext(own.requests[before]);
+    assert.equal(count(context, "manual.mdc"), 1, "the mention brought the rule");
+    assert.match(context, /\[rule-fairy matched: mention @manual\]/);
+    assert.match(context, /Write the changelog by hand\./);
+    assert.equal(
+      (context.match(/\[rule-fairy injected: index of requestable rules /g) ?? []).length,
+      1,
+      "the index is in the conversation once, not sent again",
+    );
+    assert.doesNotMatch(context, /rule-fairy error/);
+  } finally {
+    await own.close();
+  }
+});

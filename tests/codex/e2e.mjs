@@ -434,6 +434,8 @@ async function main() {
           JSON.stringify(["base.mdc", "widget.mdc"]),
       "the state records the delivered rules, never the broken one",
     );
+
+    await requestedRules(env, base, mock, path.join(work, "requested"));
   } finally {
     await mock.close();
     if (failures > 0 || process.env.RULE_FAIRY_E2E_KEEP) {
@@ -447,6 +449,79 @@ async function main() {
     throw new Error(`${failures} check(s) failed`);
   }
   console.log("codex end to end: all checks passed");
+}
+
+// Scenario: requestable rules and mentions (behaviour §9), in a project of
+// its own with the shell hook off, as Codex has it by default.
+const RELEASE = "Release rule: bump the version first.";
+const TAGGING = "Tagging section: sign every tag.";
+const MANUAL = "Manual rule: write the changelog by hand.";
+const REQUESTED_RULES = {
+  "ops/release-checklist.mdc": `---\ndescription: Steps before tagging a release\nglobs:\nalwaysApply: false\n---\n# Release\n\n${RELEASE}\n\n@docs/release.md#tagging\n`,
+  "manual.mdc": `# Manual\n\n${MANUAL}\n`,
+};
+
+async function requestedRules(env, base, mock, project) {
+  for (const [name, text] of Object.entries(REQUESTED_RULES)) {
+    fs.mkdirSync(path.dirname(path.join(project, ".cursor/rules", name)), { recursive: true });
+    fs.writeFileSync(path.join(project, ".cursor/rules", name), text);
+  }
+  fs.mkdirSync(path.join(project, "docs"), { recursive: true });
+  fs.writeFileSync(
+    path.join(project, "docs/release.md"),
+    `# Release\n\n## Tagging\n\n${TAGGING}\n\n## Other\n\nNot imported.\n`,
+  );
+  const git = (...args) => run("git", args, { cwd: project });
+  git("init", "-q");
+  git("config", "user.email", "test@example.com");
+  git("config", "user.name", "test");
+  git("add", "-A");
+  git("commit", "-q", "-m", "project");
+  const requests = mock.state.requests;
+  const first = requests.length;
+
+  console.log("requested rules: the index, a cat of a rule file, a mention");
+  mock.expect(
+    answer([shell("call_rq1", "cat .cursor/rules/ops/release-checklist.mdc")]),
+    answer([say("done")]),
+  );
+  const out = await codexExec(env, project, ["exec", ...base, "prepare the next release"]);
+  const thread = JSON.parse(out.split("\n")[0]).thread_id;
+  const index =
+    "- `ops/release-checklist.mdc` (`.cursor/rules/ops/release-checklist.mdc`): Steps before tagging a release";
+  check(count(requests[first], index) === 1, "the first prompt carries the index entry");
+  check(
+    count(requests[first], RELEASE) === 0 && count(requests[first], TAGGING) === 0,
+    "and not the rule's body",
+  );
+  const read = developerTexts(requests[first + 1]).find((t) =>
+    t.includes(
+      "[rule-fairy matched: requested by reading .cursor/rules/ops/release-checklist.mdc]",
+    ),
+  );
+  check(read !== undefined, "the cat of the rule file brings the rule, shell hook off");
+  check(read?.includes(TAGGING) ?? false, "rendered with the section it imports");
+  check(!(read?.includes("Not imported.") ?? true), "and only that section");
+
+  mock.expect(
+    answer([shell("call_rq2", "sed -n 1,80p .cursor/rules/ops/release-checklist.mdc")]),
+    answer([say("done")]),
+  );
+  await codexExec(env, project, ["exec", "resume", ...base, thread, "use @manual for the notes"]);
+  const mention = developerTexts(requests[first + 2]).find((t) =>
+    t.includes("[rule-fairy matched: mention @manual]"),
+  );
+  check(mention?.includes(MANUAL) ?? false, "a mention delivers the rule with no trigger");
+  check(count(requests[first + 2], index) === 1, "the index is not delivered again");
+  check(
+    count(requests[first + 3], TAGGING) === 1,
+    "reading the rule again while it is held brings nothing more",
+  );
+  check(requests.length === first + 4, `the scenario sent ${requests.length - first} requests (4)`);
+  check(
+    mock.state.unexpected.length === 0,
+    `no unscripted request ${JSON.stringify(mock.state.unexpected)}`,
+  );
 }
 
 main().catch((error) => {

@@ -308,6 +308,13 @@ impl Workspace {
         Ok(self.inner.contents_due(&request))
     }
 
+    /// Whether a Read of `file` (absolute) may bring a requestable rule; the
+    /// mod delivers for a read only then.
+    #[wasm_bindgen(js_name = mayRequest)]
+    pub fn may_request(&self, file: &str) -> bool {
+        self.inner.may_request(file)
+    }
+
     /// Whether the mod may read a file `fileContains` tests, from a stat
     /// with links resolved: its real path, its kind (`"file"`, `"dir"` or
     /// `"other"`) and its size (behaviour §0.1).

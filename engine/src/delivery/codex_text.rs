@@ -24,6 +24,18 @@ pub(crate) fn prompt_context(delivered: &[PromptMatch], full_rendering: &str) ->
     format!("{}\n\n{full_rendering}", lines.join("\n"))
 }
 
+/// A read's text (behaviour §9.2): a marker per delivered rule, the line
+/// naming the files read, a blank line, then the full rendering.
+pub(crate) fn read_context<S: AsRef<str>>(
+    delivered: &[S],
+    read_paths: &str,
+    full_rendering: &str,
+) -> String {
+    let mut lines = injected_markers(delivered);
+    lines.push(labels::matched_read(read_paths));
+    format!("{}\n\n{full_rendering}", lines.join("\n"))
+}
+
 /// How the edited paths of a post-edit delivery changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum EditSource {
@@ -68,12 +80,14 @@ mod tests {
                 always_apply: true,
                 keywords: vec![],
                 durable: true,
+                mentions: vec![],
             },
             PromptMatch {
                 name: "widget.mdc".into(),
                 always_apply: false,
                 keywords: vec!["widget".into()],
                 durable: true,
+                mentions: vec![],
             },
         ];
         assert_eq!(

@@ -73,7 +73,7 @@ pub fn preview(
     let selection = select(project, &query);
     let raw = match query.event {
         Event::Prompt { text } => text.clone(),
-        Event::Edit { paths } | Event::Shell { paths } => paths.join("\n"),
+        Event::Edit { paths } | Event::Shell { paths } | Event::Read { paths } => paths.join("\n"),
         Event::SessionStart { .. } => String::new(),
     };
     let nothing = selection.rules.is_empty();

@@ -16,10 +16,12 @@ use crate::delivery::frames::FrameLimits;
 use crate::matching::event::{Event, Query};
 use crate::matching::index::{PathMatches, PromptMatch};
 use crate::matching::project::Project;
+use crate::render::block::BlockKind;
 use crate::render::block::{Block, RenderError};
 use crate::render::imports::{render_blocks, render_each, render_full};
+use crate::render::index_entry::{index_entry, is_index_name};
 use crate::render::labels;
-use crate::render::prefix::{ChangedPath, Trigger};
+use crate::render::prefix::{read_paths, ChangedPath, Trigger};
 use crate::rules::rule::Rule;
 
 /// The rules an event selected, in match order, and why.
@@ -107,8 +109,24 @@ impl Selection {
 /// assert_eq!((selection.rules, selection.matched_paths), (vec!["ui.mdc".to_string()], vec!["src/a.ts".to_string()]));
 /// ```
 pub fn select(project: &Project, query: &Query<'_>) -> Selection {
+    if let Event::Read { paths } = query.event {
+        return read_selection(project, paths);
+    }
     if let Some(text) = query.event.prompt_text() {
-        return prompt_selection(project.index.match_prompt_with(text, query.facts));
+        let mut matches = project.index.match_prompt_with(text, query.facts);
+        // The index of requestable rules comes with the prompts, after the
+        // rules, like a rule of its own: delivered once, recorded, and due
+        // again after a compaction (behaviour §9.2).
+        if let Some(entry) = index_entry(project.index.requests().listed()) {
+            matches.push(PromptMatch {
+                name: entry.name,
+                always_apply: false,
+                keywords: Vec::new(),
+                durable: true,
+                mentions: Vec::new(),
+            });
+        }
+        return prompt_selection(matches);
     }
     let paths = query.event.matched_paths();
     let matches = project
@@ -132,6 +150,28 @@ fn prompt_selection(matches: Vec<PromptMatch>) -> Selection {
         rules,
         ephemeral,
         matched_paths: Vec::new(),
+        errors: Vec::new(),
+    }
+}
+
+/// The requestable rules whose files were read, in the order read; they
+/// have no conditions, so they are durable.
+fn read_selection(project: &Project, read: &[String]) -> Selection {
+    let found = project.index.requests().read(read);
+    let rules: Vec<String> = found.iter().map(|(rule, _)| rule.name.clone()).collect();
+    let matched_paths = found.iter().map(|(_, path)| path.clone()).collect();
+    let changed = found
+        .into_iter()
+        .map(|(rule, path)| ChangedPath {
+            path,
+            rules: vec![rule.name.clone()],
+        })
+        .collect();
+    Selection {
+        trigger: Trigger::Read(changed),
+        rules,
+        ephemeral: Vec::new(),
+        matched_paths,
         errors: Vec::new(),
     }
 }
@@ -248,9 +288,40 @@ pub(crate) fn render<S: AsRef<str>>(
     project: &Project,
     names: &[S],
 ) -> Result<Vec<Block>, RenderError> {
-    let mut blocks = render_blocks(fs, &project.root, &rules_named(project, names)?)?;
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    let (index, rules) = split_index(&names);
+    let mut blocks = render_blocks(fs, &project.root, &rules_named(project, &rules)?)?;
+    if let Some(wanted) = index {
+        insert_index(project, &mut blocks, wanted)?;
+    }
     line_safe_headings(&mut blocks);
     Ok(blocks)
+}
+
+/// The index of requestable rules named among `names` (behaviour §9.2),
+/// and the rules.
+fn split_index<'n>(names: &[&'n str]) -> (Option<&'n str>, Vec<&'n str>) {
+    let (index, rules): (Vec<&str>, Vec<&str>) =
+        names.iter().copied().partition(|name| is_index_name(name));
+    (index.first().copied(), rules)
+}
+
+/// Puts the index block after the rule blocks, before the documentation
+/// they import: it has no imports of its own.
+fn insert_index(project: &Project, blocks: &mut Vec<Block>, wanted: &str) -> Result<(), Error> {
+    let entry = index_entry(project.index.requests().listed())
+        .filter(|entry| entry.name == wanted)
+        .ok_or_else(|| {
+            Error::new(ErrorKind::UnknownRule {
+                name: wanted.to_string(),
+            })
+        })?;
+    let at = blocks
+        .iter()
+        .position(|block| !matches!(block.kind, BlockKind::Rule { .. }))
+        .unwrap_or(blocks.len());
+    blocks.insert(at, entry.block);
+    Ok(())
 }
 
 fn line_safe_headings(blocks: &mut [Block]) {
@@ -279,26 +350,24 @@ pub(crate) fn render_screened<'n>(
     project: &Project,
     names: &[&'n str],
 ) -> Result<Screened<'n>, RenderError> {
-    let rules = rules_named(project, names)?;
-    let mut rendered = render_each(fs, &project.root, &rules);
+    let (index, rules) = split_index(names);
+    let mut rendered = render_each(fs, &project.root, &rules_named(project, &rules)?);
     if let Ok(blocks) = &mut rendered.blocks {
+        if let Some(wanted) = index {
+            insert_index(project, blocks, wanted)?;
+        }
         line_safe_headings(blocks);
     }
-    let mut left_out = vec![false; names.len()];
-    let broken = rendered
+    let broken: Vec<BrokenRule> = rendered
         .broken
         .iter()
-        .map(|(at, error)| {
-            left_out[*at] = true;
-            BrokenRule::new(project, names[*at], error)
-        })
+        .map(|(at, error)| BrokenRule::new(project, rules[*at], error))
         .collect();
     Ok(Screened {
         rendered: names
             .iter()
-            .zip(left_out)
-            .filter(|(_, out)| !out)
-            .map(|(name, _)| *name)
+            .filter(|name| !broken.iter().any(|b| b.rule == **name))
+            .copied()
             .collect(),
         blocks: rendered.blocks,
         broken,
@@ -446,6 +515,9 @@ fn delivery_text(selection: &Selection, delivered: &[&str], rendering: &str) -> 
                 .cloned()
                 .collect();
             return codex_text::prompt_context(&due_matches, rendering);
+        }
+        Trigger::Read(read) => {
+            return codex_text::read_context(delivered, &read_paths(read, delivered), rendering)
         }
         Trigger::Edit { .. } => EditSource::Tool,
         Trigger::Shell(_) => EditSource::Shell,
@@ -843,6 +915,182 @@ mod tests {
             delivery.frames[0]
         );
         assert_eq!(delivered_rules(&delivery.frames), vec!["a\\nb.mdc"]);
+    }
+
+    /// A project with a requestable rule importing a section, a manual
+    /// rule and an always-on rule.
+    fn requested_project() -> (MemoryFs, Project) {
+        let fs = MemoryFs::from_files(
+            "/p",
+            [
+                (
+                    ".cursor/rules/ops/release-checklist.mdc",
+                    "---\ndescription: Steps before tagging a release\nglobs:\nalwaysApply: false\n---\n# Release\n\n@doc/release.md#tagging",
+                ),
+                (".cursor/rules/manual.mdc", "# Manual\n\nOnly when asked."),
+                (".cursor/rules/base.mdc", "---\nalwaysApply: true\n---\n# Base"),
+                ("doc/release.md", "# Release\n\n## Tagging\n\nSign the tag.\n\n## Other\n\nnot this\n"),
+            ],
+        );
+        let project = Project::load(&fs, "/p").unwrap();
+        (fs, project)
+    }
+
+    #[test]
+    fn the_index_comes_with_a_prompt_and_reads_back_as_delivered() {
+        let (fs, project) = requested_project();
+        let selection = select_in(&project, Event::prompt("hello"));
+        assert_eq!(selection.rules.len(), 2, "{:?}", selection.rules);
+        assert_eq!(selection.rules[0], "base.mdc");
+        let index = &selection.rules[1];
+        assert!(is_index_name(index), "{index}");
+        let delivery = claude_delivery(
+            &fs,
+            &project,
+            &selection.trigger,
+            &selection.rules,
+            "d1",
+            FrameLimits::default(),
+        )
+        .unwrap();
+        let frame = &delivery.frames[0];
+        assert!(
+            frame.contains(&format!("[rule-fairy injected: {index}]\n")),
+            "{frame}"
+        );
+        assert!(frame.contains("- `ops/release-checklist.mdc` (`.cursor/rules/ops/release-checklist.mdc`): Steps before tagging a release"), "{frame}");
+        // The index, not the body: nothing of the rule or its import.
+        assert!(
+            !frame.contains("Sign the tag") && !frame.contains("# Release"),
+            "{frame}"
+        );
+        assert_eq!(
+            delivered_rules(&delivery.frames),
+            vec!["base.mdc".to_string(), index.clone()]
+        );
+        let codex = codex_text(&fs, &project, &selection, &selection.rules).unwrap().text;
+        assert!(
+            codex.starts_with(&format!(
+                "[rule-fairy injected: base.mdc]\n[rule-fairy injected: {index}]\n"
+            )),
+            "{codex}"
+        );
+        // A session start (Codex, after a compaction) brings it again.
+        let start = select_in(&project, Event::SessionStart { compacted: true });
+        assert!(start.rules.contains(index));
+    }
+
+    #[test]
+    fn reading_a_requestable_rules_file_delivers_it_rendered() {
+        let (fs, project) = requested_project();
+        let read = select_in(
+            &project,
+            Event::read(&["./.cursor/rules/ops/release-checklist.mdc", "src/a.ts"]),
+        );
+        assert_eq!(read.rules, vec!["ops/release-checklist.mdc"]);
+        let delivery = claude_delivery(
+            &fs,
+            &project,
+            &read.trigger,
+            &read.rules,
+            "d2",
+            FrameLimits::default(),
+        )
+        .unwrap();
+        let frame = &delivery.frames[0];
+        assert!(frame.starts_with("[rule-fairy shard 1/1 d2]\n[rule-fairy injected: ops/release-checklist.mdc]\n[rule-fairy matched: requested by reading .cursor/rules/ops/release-checklist.mdc]\n"), "{frame}");
+        assert!(
+            frame.contains("## Tagging\n\nSign the tag.") && !frame.contains("not this"),
+            "{frame}"
+        );
+        let codex = codex_text(&fs, &project, &read, &read.rules).unwrap().text;
+        assert!(codex.starts_with("[rule-fairy injected: ops/release-checklist.mdc]\n[rule-fairy matched: requested by reading .cursor/rules/ops/release-checklist.mdc]\n\n# ops/release-checklist.mdc"), "{codex}");
+        assert!(codex.contains("Sign the tag."));
+        // A rule that is not requestable comes with no read of its file.
+        assert!(
+            select_in(&project, Event::read(&[".cursor/rules/manual.mdc"]))
+                .rules
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_mention_delivers_a_rule_with_no_trigger() {
+        let (fs, project) = requested_project();
+        let prompt = select_in(
+            &project,
+            Event::prompt("Use the @manual rule and @ops/release-checklist.mdc, not @Override"),
+        );
+        assert_eq!(
+            prompt.rules[..3],
+            ["base.mdc", "manual.mdc", "ops/release-checklist.mdc"]
+        );
+        let delivery = claude_delivery(
+            &fs,
+            &project,
+            &prompt.trigger,
+            &prompt.rules,
+            "d3",
+            FrameLimits::default(),
+        )
+        .unwrap();
+        let frame = &delivery.frames[0];
+        assert!(frame.contains("[rule-fairy matched: alwaysApply base.mdc]\n[rule-fairy matched: mention @manual, @ops/release-checklist.mdc]\n"), "{frame}");
+        assert!(
+            frame.contains("Only when asked.") && frame.contains("Sign the tag."),
+            "{frame}"
+        );
+    }
+
+    #[test]
+    fn bad_input_stays_bounded_and_other_rules_still_come() {
+        let mut fs = MemoryFs::new();
+        fs.add_file(
+            "/p/.cursor/rules/base.mdc",
+            "---\nalwaysApply: true\n---\n# Base",
+        );
+        fs.add_file(
+            "/p/.cursor/rules/long.mdc",
+            format!("---\ndescription: {}\n---\n# Long", "x".repeat(50_000)),
+        );
+        for i in 0..5_000 {
+            fs.add_file(
+                &format!("/p/.cursor/rules/r/{i:04}.mdc"),
+                format!("---\ndescription: rule {i}\n---\n# R{i}"),
+            );
+        }
+        let project = Project::load(&fs, "/p").unwrap();
+        let mentions: String = (0..10_000)
+            .map(|i| format!("@r/{i:04} @nothing{i} "))
+            .collect();
+        let started = std::time::Instant::now();
+        let selection = select_in(&project, Event::prompt(mentions));
+        assert!(selection.rules.contains(&"base.mdc".to_string()));
+        // The first 1,000 mentions are read: 500 of them name rules.
+        assert_eq!(
+            selection.rules.len(),
+            1 + 500 + 1,
+            "{}",
+            selection.rules.len()
+        );
+        let delivery = claude_delivery(
+            &fs,
+            &project,
+            &selection.trigger,
+            &selection.rules,
+            "d4",
+            FrameLimits::default(),
+        )
+        .unwrap();
+        assert!(delivery.delivered.contains(&"base.mdc".to_string()));
+        assert!(delivery.entries().iter().map(String::len).sum::<usize>() < 400_000);
+        let index = index_entry(project.index.requests().listed()).unwrap();
+        assert!(
+            index.block.content.len() < 14_000,
+            "{}",
+            index.block.content.len()
+        );
+        assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub fn describe(reason: &Reason) -> String {
         }
         Reason::Glob { glob, path } => format!("glob `{glob}` on {path}"),
         Reason::FileContains { pattern, path } => format!("fileContains `{pattern}` in {path}"),
+        Reason::Mention { mentions } => format!("mention {}", mentions.join(", ")),
+        Reason::Read { path } => format!("requested by reading {path}"),
     }
 }
 
@@ -60,6 +62,14 @@ mod tests {
             path: "src/x.ts".into(),
         };
         assert_eq!(describe(&contains), "fileContains `TODO` in src/x.ts");
+        let mention = Reason::Mention {
+            mentions: vec!["@a".into(), "@ops/a".into()],
+        };
+        assert_eq!(describe(&mention), "mention @a, @ops/a");
+        let read = Reason::Read {
+            path: ".cursor/rules/a.mdc".into(),
+        };
+        assert_eq!(describe(&read), "requested by reading .cursor/rules/a.mdc");
         let branch = Outcome {
             kind: Dimension::Branch,
             held: true,

@@ -32,6 +32,13 @@ pub enum Event {
         /// sorts and dedups them.
         paths: Vec<String>,
     },
+    /// Files the agent read (Claude Code's Read tool, a shell command
+    /// naming them), project-relative: the requestable rules whose files
+    /// they are come with the read (behaviour §9.2).
+    Read {
+        /// The paths as reported, in the order read.
+        paths: Vec<String>,
+    },
     /// A session started, or went on after a compaction (Codex's
     /// `SessionStart`): the rules that need no prompt, as an empty prompt
     /// selects them.
@@ -54,6 +61,8 @@ pub enum EventKind {
     Edit,
     /// [`Event::Shell`].
     Shell,
+    /// [`Event::Read`].
+    Read,
     /// [`Event::SessionStart`], compacted or not.
     #[serde(rename = "session start")]
     SessionStart,
@@ -73,6 +82,7 @@ impl EventKind {
             EventKind::Prompt => "prompt",
             EventKind::Edit => "edit",
             EventKind::Shell => "shell",
+            EventKind::Read => "read",
             EventKind::SessionStart => "session start",
         }
     }
@@ -98,12 +108,20 @@ impl Event {
         }
     }
 
+    /// A read of `paths`, in the order read.
+    pub fn read<S: AsRef<str>>(paths: &[S]) -> Event {
+        Event::Read {
+            paths: paths.iter().map(|p| p.as_ref().to_string()).collect(),
+        }
+    }
+
     /// What kind of event it is.
     pub fn kind(&self) -> EventKind {
         match self {
             Event::Prompt { .. } => EventKind::Prompt,
             Event::Edit { .. } => EventKind::Edit,
             Event::Shell { .. } => EventKind::Shell,
+            Event::Read { .. } => EventKind::Read,
             Event::SessionStart { .. } => EventKind::SessionStart,
         }
     }
@@ -114,7 +132,7 @@ impl Event {
         match self {
             Event::Prompt { text } => Some(text),
             Event::SessionStart { .. } => Some(""),
-            Event::Edit { .. } | Event::Shell { .. } => None,
+            Event::Edit { .. } | Event::Shell { .. } | Event::Read { .. } => None,
         }
     }
 
@@ -127,7 +145,8 @@ impl Event {
     /// come in this order.
     pub fn matched_paths(&self) -> Vec<String> {
         let mut matched = match self {
-            Event::Prompt { .. } | Event::SessionStart { .. } => Vec::new(),
+            // A read selects by the files' own paths, not by globs.
+            Event::Prompt { .. } | Event::SessionStart { .. } | Event::Read { .. } => Vec::new(),
             Event::Edit { paths } => paths
                 .iter()
                 .map(|p| paths::normalize_for_match(p))

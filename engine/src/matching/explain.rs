@@ -6,9 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::error::Error;
 use crate::matching::conditions::Outcome;
+use crate::matching::event::Event;
 use crate::matching::event::{EventKind, Query};
 use crate::matching::facts::{command_of, Facts};
 use crate::matching::index::RuleIndex;
+use crate::matching::requests::{MentionHint, Requestable};
 
 /// One reason a rule fired; [`describe`](crate::describe) words it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +40,18 @@ pub enum Reason {
         /// The pattern as the rule declares it.
         pattern: String,
         /// The path whose content matched.
+        path: String,
+    },
+    /// The prompt mentioned the rule by name (behaviour §9.3).
+    #[serde(rename = "mention")]
+    Mention {
+        /// The mentions naming it, with their `@`.
+        mentions: Vec<String>,
+    },
+    /// The agent read the requestable rule's file (behaviour §9.2).
+    #[serde(rename = "read")]
+    Read {
+        /// The file read, project-relative.
         path: String,
     },
 }
@@ -71,6 +85,14 @@ pub struct Explanation {
     pub event: EventKind,
     /// The rules it selects, in delivery order.
     pub rules: Vec<FiredRule>,
+    /// The requestable rules the index offers with a prompt (behaviour
+    /// §9.2), in name order; empty for other events.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requestable: Vec<Requestable>,
+    /// Mentions in the prompt that name no one rule: ambiguous ones, and
+    /// unknown ones that look like rule names (behaviour §9.3).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<MentionHint>,
     /// Problems the event ran into (an invalid glob it reached); the rules
     /// listed still fired.
     #[serde(skip)]
@@ -104,6 +126,30 @@ fn fired(
 pub fn explain(index: &RuleIndex, query: &Query<'_>) -> Explanation {
     let facts = query.facts;
     let event = query.event.kind();
+    if let Event::Read { paths } = query.event {
+        let rules = index
+            .requests()
+            .read(paths)
+            .into_iter()
+            .map(|(rule, path)| {
+                fired(
+                    index,
+                    rule.name.clone(),
+                    vec![Reason::Read { path }],
+                    true,
+                    facts,
+                    None,
+                )
+            })
+            .collect();
+        return Explanation {
+            event,
+            rules,
+            requestable: Vec::new(),
+            hints: Vec::new(),
+            errors: Vec::new(),
+        };
+    }
     if let Some(prompt) = query.event.prompt_text() {
         let command = facts.command.clone().or_else(|| command_of(prompt));
         let rules = index
@@ -119,12 +165,19 @@ pub fn explain(index: &RuleIndex, query: &Query<'_>) -> Explanation {
                         keywords: m.keywords,
                     });
                 }
+                if !m.mentions.is_empty() {
+                    reasons.push(Reason::Mention {
+                        mentions: m.mentions,
+                    });
+                }
                 fired(index, m.name, reasons, m.durable, facts, command.as_deref())
             })
             .collect();
         return Explanation {
             event,
             rules,
+            requestable: index.requests().listed().to_vec(),
+            hints: index.requests().mentioned(prompt).hints,
             errors: Vec::new(),
         };
     }
@@ -155,6 +208,8 @@ pub fn explain(index: &RuleIndex, query: &Query<'_>) -> Explanation {
     Explanation {
         event,
         rules,
+        requestable: Vec::new(),
+        hints: Vec::new(),
         errors: matches.errors,
     }
 }

@@ -20,6 +20,7 @@ use crate::matching::facts::{command_of, Facts};
 use crate::matching::glob;
 use crate::matching::glob_index::GlobIndex;
 use crate::matching::keywords::KeywordMatcher;
+use crate::matching::requests::Requests;
 use crate::rules::rule::{GlobSpec, Rule};
 
 #[derive(Debug, Clone)]
@@ -75,6 +76,10 @@ pub struct PromptMatch {
     /// Delivered once and recorded; false for rules on per-turn facts
     /// (branch, model, agent, tools), delivered every turn they hold.
     pub durable: bool,
+    /// The prompt's mentions naming the rule, with their `@` (behaviour
+    /// §9.3); a mentioned rule is selected whatever its triggers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mentions: Vec<String>,
 }
 
 /// A rule selected by one or more paths, with the first glob (in
@@ -164,6 +169,8 @@ pub struct RuleIndex {
     keywords: KeywordMatcher,
     /// Every rule's `fileContains` patterns, compiled together.
     contents: ContentIndex,
+    /// The requestable rules and every rule's names for mentions.
+    requests: Requests,
 }
 
 impl RuleIndex {
@@ -226,6 +233,7 @@ impl RuleIndex {
             owners,
             keywords,
             contents,
+            requests: Requests::new(rules),
         }
     }
 
@@ -253,14 +261,34 @@ impl RuleIndex {
         self.match_prompt_with(prompt, &Facts::default())
     }
 
-    /// The rules a prompt selects given the session's facts, in name order.
+    /// The same index for a project at `root`: the paths of reads are
+    /// relative to it (behaviour §9.2).
+    pub(crate) fn at_root(mut self, root: &str) -> RuleIndex {
+        self.requests = self.requests.at_root(root);
+        self
+    }
+
+    /// The requestable rules and the names mentions resolve to.
+    pub(crate) fn requests(&self) -> &Requests {
+        &self.requests
+    }
+
+    /// The rules a prompt selects given the session's facts, in name order:
+    /// those its triggers fire, and those it mentions (behaviour §9.3).
     pub fn match_prompt_with(&self, prompt: &str, facts: &Facts) -> Vec<PromptMatch> {
         let found = self.keywords.scan(prompt);
         let derived = command_of(prompt);
         let command = facts.command.as_deref().or(derived.as_deref());
+        let mut mentioned = self.requests.mentioned(prompt).rules.into_iter().peekable();
         self.entries
             .iter()
-            .filter_map(|entry| {
+            .enumerate()
+            .filter_map(|(place, entry)| {
+                let mentions = match mentioned.peek() {
+                    Some((at, _)) if *at == place => mentioned.next().map(|(_, m)| m),
+                    _ => None,
+                }
+                .unwrap_or_default();
                 let mut verdict = Verdict::default();
                 if entry.always_apply {
                     verdict.note(true);
@@ -279,11 +307,19 @@ impl RuleIndex {
                 entry
                     .conditions
                     .each_fact_condition(facts, command, &mut |_, held| verdict.note(held));
-                verdict.fires(entry.match_all()).then(|| PromptMatch {
+                let fires = verdict.fires(entry.match_all());
+                (fires || !mentions.is_empty()).then(|| PromptMatch {
                     name: entry.name.clone(),
-                    always_apply: entry.always_apply,
-                    keywords: keywords.unwrap_or_default(),
+                    // Reasons speak only of what held: a mentioned rule's
+                    // failed conditions are not why it came.
+                    always_apply: fires && entry.always_apply,
+                    keywords: if fires {
+                        keywords.unwrap_or_default()
+                    } else {
+                        Vec::new()
+                    },
                     durable: entry.durable(),
+                    mentions,
                 })
             })
             .collect()

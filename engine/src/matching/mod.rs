@@ -14,4 +14,6 @@ pub(crate) mod glob_index;
 pub(crate) mod index;
 pub(crate) mod keywords;
 pub(crate) mod locate;
+pub(crate) mod mentions;
 pub(crate) mod project;
+pub(crate) mod requests;

@@ -39,7 +39,7 @@ impl Project {
     /// A project from its parts, loaded elsewhere (a host's walk in
     /// steps); builds the index.
     pub fn from_rules(root: &str, config: Config, source: RulesSource, rules: RuleSet) -> Project {
-        let index = RuleIndex::build(&rules.rules);
+        let index = RuleIndex::build(&rules.rules).at_root(root);
         Project {
             root: root.to_string(),
             config,

@@ -83,6 +83,21 @@ pub fn matched_keywords<S: AsRef<str>>(keywords: &[S]) -> String {
     format!("[rule-fairy matched: keyword {}]", quoted.join(", "))
 }
 
+/// `[rule-fairy matched: mention @a, @b]`: the mentions, with their `@`,
+/// that named the delivered rules (behaviour §9.3).
+pub fn matched_mentions<S: AsRef<str>>(mentions: &[S]) -> String {
+    format!("[rule-fairy matched: mention {}]", join(mentions))
+}
+
+/// `[rule-fairy matched: requested by reading <paths>]`: the model read
+/// the files of these requestable rules (behaviour §9.2).
+pub fn matched_read(paths: &str) -> String {
+    format!(
+        "[rule-fairy matched: requested by reading {}]",
+        line_safe(paths)
+    )
+}
+
 /// `[rule-fairy matched: glob on <paths>]`, where `paths` is already the
 /// text to show (one path, a list, or a count).
 pub fn matched_glob(paths: &str) -> String {
@@ -226,6 +241,14 @@ mod tests {
         assert_eq!(
             matched_glob("src/a.clj"),
             "[rule-fairy matched: glob on src/a.clj]"
+        );
+        assert_eq!(
+            matched_mentions(&["@a", "@ops/b"]),
+            "[rule-fairy matched: mention @a, @ops/b]"
+        );
+        assert_eq!(
+            matched_read(".cursor/rules/a.mdc"),
+            "[rule-fairy matched: requested by reading .cursor/rules/a.mdc]"
         );
         assert_eq!(
             matched_glob_by_shell("1 paths"),

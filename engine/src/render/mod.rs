@@ -4,6 +4,7 @@
 pub(crate) mod block;
 pub(crate) mod import_paths;
 pub(crate) mod imports;
+pub(crate) mod index_entry;
 pub mod labels;
 pub(crate) mod prefix;
 pub(crate) mod split;

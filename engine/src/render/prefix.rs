@@ -29,6 +29,9 @@ pub enum Trigger {
     /// The paths a shell command changed, in sorted order, each with the
     /// rules its globs select.
     Shell(Vec<ChangedPath>),
+    /// Files of requestable rules the model read (behaviour §9.2),
+    /// project-relative, in the order read, each with its rule.
+    Read(Vec<ChangedPath>),
 }
 
 /// A path a shell command changed and the rules matching it.
@@ -51,6 +54,7 @@ impl Trigger {
                 lines.extend(reason_lines(delivered_matches));
             }
             Trigger::Edit { path } => lines.push(labels::matched_glob(path)),
+            Trigger::Read(read) => lines.push(labels::matched_read(&read_paths(read, delivered))),
             Trigger::Shell(changed) => {
                 let delivered: HashSet<&str> = delivered.iter().map(AsRef::as_ref).collect();
                 let named: Vec<&str> = changed
@@ -67,6 +71,19 @@ impl Trigger {
     }
 }
 
+/// The read paths whose rules are among `delivered`, `, ` between them.
+pub(crate) fn read_paths<S: AsRef<str>>(read: &[ChangedPath], delivered: &[S]) -> String {
+    read.iter()
+        .filter(|r| {
+            r.rules
+                .iter()
+                .any(|rule| delivered.iter().any(|d| d.as_ref() == rule))
+        })
+        .map(|r| r.path.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `[rule-fairy injected: <rule>]` for each rule, in order.
 pub(crate) fn injected_markers<S: AsRef<str>>(rules: &[S]) -> Vec<String> {
     rules
@@ -76,12 +93,19 @@ pub(crate) fn injected_markers<S: AsRef<str>>(rules: &[S]) -> Vec<String> {
 }
 
 /// Why a prompt selected its rules (behaviour §2.5): the always-on rules,
-/// then the distinct matched keywords in order of first appearance; each
-/// line only when it has something to say.
+/// then the distinct matched keywords in order of first appearance, then
+/// the distinct mentions (behaviour §9.3); each line only when it has
+/// something to say.
 pub(crate) fn reason_lines<'a>(matches: impl IntoIterator<Item = &'a PromptMatch>) -> Vec<String> {
     let mut always_on: Vec<&str> = Vec::new();
     let mut keywords: Vec<&str> = Vec::new();
+    let mut mentions: Vec<&str> = Vec::new();
     for m in matches {
+        for mention in &m.mentions {
+            if !mentions.contains(&mention.as_str()) {
+                mentions.push(mention);
+            }
+        }
         if m.always_apply {
             always_on.push(&m.name);
         }
@@ -97,6 +121,9 @@ pub(crate) fn reason_lines<'a>(matches: impl IntoIterator<Item = &'a PromptMatch
     }
     if !keywords.is_empty() {
         lines.push(labels::matched_keywords(&keywords));
+    }
+    if !mentions.is_empty() {
+        lines.push(labels::matched_mentions(&mentions));
     }
     lines
 }
@@ -142,6 +169,7 @@ mod tests {
                 .map(std::string::ToString::to_string)
                 .collect(),
             durable: true,
+            mentions: vec![],
         }
     }
 
@@ -164,6 +192,12 @@ mod tests {
             vec!["[rule-fairy matched: keyword \"service\", \"deftest\"]"]
         );
         assert!(reason_lines(&[]).is_empty());
+        let mut mentioned = prompt_match("d.mdc", false, &[]);
+        mentioned.mentions = vec!["@d".into(), "@ops/d".into()];
+        assert_eq!(
+            reason_lines(&[mentioned.clone(), mentioned]),
+            vec!["[rule-fairy matched: mention @d, @ops/d]"]
+        );
     }
 
     #[test]

@@ -190,6 +190,7 @@ fn is_body_line(line: &str, sources: &[String], names: &[String]) -> bool {
         || line.starts_with("## Required context: `")
         || (line.starts_with("Imported: `") && line.ends_with("(delivered as a Required context block)"))
         || line == "Apply these rules on the next pass over this edit. If the completed edit conflicts with them, revise it before moving on."
+        || is_index_line(line, names)
         || line.strip_prefix("# ").is_some_and(|heading| {
             let name = match heading.rsplit_once(" (part ") {
                 Some((name, part)) if part.ends_with(')') => name,
@@ -213,6 +214,18 @@ fn is_broken_entry(entry: &str) -> bool {
         && lines[lines.len() - 1] == rule_fairy_engine::labels::BROKEN_LEFT_OUT
 }
 
+/// A line of the index of requestable rules (behaviour §9.2): its
+/// heading, its instructions, and one line per rule of the project.
+fn is_index_line(line: &str, names: &[String]) -> bool {
+    line.starts_with("# Requestable rules")
+        || line.starts_with("These project rules apply only when")
+        || line.starts_with("The descriptions did not fit the index")
+        || line
+            .strip_prefix("- `")
+            .and_then(|rest| rest.split_once('`'))
+            .is_some_and(|(name, _)| names.iter().any(|n| n == name))
+}
+
 /// A header line the engine writes, naming only the project's rules.
 fn is_header_line(line: &str, names: &[String]) -> bool {
     let Some(inner) = line
@@ -222,7 +235,10 @@ fn is_header_line(line: &str, names: &[String]) -> bool {
         return false;
     };
     if let Some(name) = inner.strip_prefix("injected: ") {
-        return names.iter().any(|n| n == name);
+        let index = name
+            .strip_prefix("index of requestable rules ")
+            .is_some_and(|hash| hash.len() == 8);
+        return index || names.iter().any(|n| n == name);
     }
     inner.starts_with("shard ") || inner.starts_with("deferred: ") || inner.starts_with("matched: ")
 }
@@ -305,7 +321,11 @@ fn check_outcome(
                 check_rendering(entry, &sources, &outcome.rule_names, no_forged_frames)?;
             }
             for name in &claude.delivered {
-                prop_assert!(outcome.rule_names.contains(name));
+                // A rule, or the index of requestable rules (behaviour §9.2).
+                prop_assert!(
+                    outcome.rule_names.contains(name)
+                        || name.starts_with("index of requestable rules ")
+                );
             }
         }
         let codex_error = preview.codex.as_ref().and_then(|r| r.as_ref().err());

@@ -3,12 +3,12 @@
 //! and the saved state, the transcript, git, the clock) and carries the
 //! answer out (the output Codex reads, the saved state).
 
-use rule_fairy_engine::codex::{decide, Answer, Delivered, Host};
+use rule_fairy_engine::codex::{decide, decide_shell, Answer, Delivered, Host};
 use rule_fairy_engine::codex::{Metrics, SessionState};
 use rule_fairy_engine::gate_check::GateRun;
 use rule_fairy_engine::Error;
-use rule_fairy_engine::Event;
 use rule_fairy_engine::Project;
+use rule_fairy_engine::{Event, EventKind};
 
 use super::input::HookInput;
 use super::output::HookOutput;
@@ -69,14 +69,39 @@ pub(super) fn run(
     event: &Event,
     gate: GateRun,
 ) -> Outcome {
+    carry(input, project, session, event.kind(), |facts, host| {
+        decide(&StdFs, project, event, facts, gate, host)
+    })
+}
+
+/// [`run`] for a shell command: `read` are the project-relative paths the
+/// command names, whose requestable rules come with it (behaviour §9.2).
+pub(super) fn run_shell(
+    input: &HookInput,
+    project: &Project,
+    session: SessionId,
+    read: &[String],
+) -> Outcome {
+    carry(input, project, session, EventKind::Shell, |facts, host| {
+        decide_shell(&StdFs, project, read, facts, host)
+    })
+}
+
+/// Decides with `decision` and carries the answer out.
+fn carry(
+    input: &HookInput,
+    project: &Project,
+    session: SessionId,
+    kind: EventKind,
+    decision: impl FnOnce(&rule_fairy_engine::Facts, &mut Session<'_>) -> Answer,
+) -> Outcome {
     let mut host = Session {
         id: Some(session),
         transcript: input.transcript_path.as_deref(),
         open: None,
     };
-    let kind = event.kind();
     let facts = facts(input, project);
-    match decide(&StdFs, project, event, &facts, gate, &mut host) {
+    match decision(&facts, &mut host) {
         Answer::Failed { detail, state } => {
             let (code, whole) = emit(failed(kind, &detail));
             if let (Some(mut open), Some(state), true) = (host.open.take(), state, whole) {

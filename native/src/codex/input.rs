@@ -13,6 +13,9 @@ pub(super) struct HookInput {
     pub prompt: Option<String>,
     pub tool_name: Option<String>,
     pub tool_input: Option<Value>,
+    /// The directory the hook's event happened in: for a shell call, the
+    /// directory the command ran in.
+    pub cwd: Option<String>,
     /// SessionStart: `startup`, `resume`, `clear`, `compact` or `fork`.
     pub source: Option<String>,
     /// The model of the turn, for `model:` conditions.

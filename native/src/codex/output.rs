@@ -13,7 +13,7 @@ use serde::Serialize;
 pub(super) fn hook_event_name(kind: EventKind) -> &'static str {
     match kind {
         EventKind::Prompt => "UserPromptSubmit",
-        EventKind::Edit | EventKind::Shell => "PostToolUse",
+        EventKind::Edit | EventKind::Shell | EventKind::Read => "PostToolUse",
         EventKind::SessionStart => "SessionStart",
     }
 }

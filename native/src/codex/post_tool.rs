@@ -6,8 +6,7 @@
 //! (`hosts::codex::hook`); this gathers the edited paths and the gate's
 //! check of the written files.
 
-use rule_fairy_engine::gate_check::GateRun;
-use rule_fairy_engine::{Event, EventKind};
+use rule_fairy_engine::{paths_in_command, Event, EventKind};
 use serde_json::Value;
 
 use super::edited_path::project_relative;
@@ -35,7 +34,7 @@ pub(super) fn run(input: &HookInput) -> Outcome {
         Err(problem) => return Outcome::Refused(problem),
     };
     if tool == SHELL_TOOL {
-        shell(input, session)
+        shell(input, session, tool_input)
     } else {
         edit(input, session, tool_input)
     }
@@ -72,12 +71,28 @@ fn edit(input: &HookInput, session: SessionId, tool_input: &Value) -> Outcome {
 
 /// A shell command: the shell check runs under the session's lock, when
 /// the engine asks for it (the shell hook is off for Codex by default: no
-/// git process, nothing recorded).
-fn shell(input: &HookInput, session: SessionId) -> Outcome {
+/// git process, nothing recorded), and the requestable rules whose files
+/// the command names come with it either way (behaviour §9.2).
+fn shell(input: &HookInput, session: SessionId, tool_input: &Value) -> Outcome {
     let project = match load_project() {
         Ok(project) => project,
         Err(e) => return failed(EventKind::Shell, &e),
     };
-    let event = Event::Shell { paths: Vec::new() };
-    hook::run(input, &project, session, &event, GateRun::Clean)
+    let command = tool_input
+        .get("command")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    // The stdin `cwd` of a shell call is the directory it ran in.
+    let cwd = input
+        .cwd
+        .clone()
+        .filter(|dir| rule_fairy_engine::paths::is_absolute(dir))
+        .or_else(|| {
+            std::env::current_dir()
+                .ok()
+                .map(|d| d.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| project.root.clone());
+    let read = paths_in_command(&project.root, &cwd, command);
+    hook::run_shell(input, &project, session, &read)
 }

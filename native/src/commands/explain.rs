@@ -88,13 +88,18 @@ fn human(explanation: &Explanation, args: &ExplainArgs) -> String {
         Fired::Edit if args.path.len() == 1 => format!("Editing {}", args.path[0]),
         _ => format!("Editing these {} paths", args.path.len()),
     };
+    let mut out = if count == 0 {
+        format!("{subject} selects no rule.\n")
+    } else {
+        format!(
+            "{subject} selects {count} rule{}:\n",
+            if count == 1 { "" } else { "s" }
+        )
+    };
+    out.push_str(&requests(explanation));
     if count == 0 {
-        return format!("{subject} selects no rule.\n");
+        return out;
     }
-    let mut out = format!(
-        "{subject} selects {count} rule{}:\n",
-        if count == 1 { "" } else { "s" }
-    );
     let width = explanation
         .rules
         .iter()
@@ -103,6 +108,37 @@ fn human(explanation: &Explanation, args: &ExplainArgs) -> String {
         .unwrap_or(0);
     for rule in &explanation.rules {
         out.push_str(&format!("  {:width$}  {}\n", rule.name, why(rule)));
+    }
+    out
+}
+
+/// The requestable rules the index offers with a prompt, and the mentions
+/// that name no one rule (behaviour §9).
+fn requests(explanation: &Explanation) -> String {
+    let mut out = String::new();
+    let offered = &explanation.requestable;
+    if !offered.is_empty() {
+        out.push_str(&format!(
+            "The index offers {} requestable rule{} (the model reads a file to get its rule):\n",
+            offered.len(),
+            if offered.len() == 1 { "" } else { "s" }
+        ));
+        for rule in offered {
+            out.push_str(&format!(
+                "  {}  {}: {}\n",
+                rule.name, rule.file, rule.description
+            ));
+        }
+    }
+    for hint in &explanation.hints {
+        match hint.candidates.as_slice() {
+            [] => out.push_str(&format!("hint: {} names no rule\n", hint.mention)),
+            candidates => out.push_str(&format!(
+                "hint: {} could mean {}; write more of its path\n",
+                hint.mention,
+                candidates.join(", ")
+            )),
+        }
     }
     out
 }

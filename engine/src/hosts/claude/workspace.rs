@@ -46,7 +46,7 @@ pub struct EventRequest {
     /// The prompt as typed (prompt events).
     #[serde(default)]
     pub prompt: Option<String>,
-    /// The edited file, absolute (edit events).
+    /// The edited or read file, absolute (edit and read events).
     #[serde(default)]
     pub file: Option<String>,
     /// What git said (shell events, when a check was running).
@@ -80,6 +80,8 @@ pub enum RequestKind {
     Prompt,
     Edit,
     Shell,
+    /// The Read tool read `file` (behaviour §9.2).
+    Read,
 }
 
 impl RequestKind {
@@ -88,6 +90,7 @@ impl RequestKind {
             RequestKind::Prompt => EventKind::Prompt,
             RequestKind::Edit => EventKind::Edit,
             RequestKind::Shell => EventKind::Shell,
+            RequestKind::Read => EventKind::Read,
         }
     }
 }
@@ -468,6 +471,31 @@ impl ClaudeWorkspace {
         request.facts.facts(tags)
     }
 
+    /// A read file as the project names it: relative to the root, or to
+    /// the root's real path.
+    fn read_path(&self, file: &str) -> String {
+        let file = paths::normalize_lexically(&paths::join(&self.root, file));
+        [&self.root, &self.real_root]
+            .iter()
+            .find_map(|root| paths::strip_base(&file, root))
+            .map_or_else(|| paths::relative_path(&self.root, &file), str::to_string)
+    }
+
+    /// Whether a read of `file` may bring a rule (behaviour §9.2): it is
+    /// the file of a requestable rule of the project as last loaded, or no
+    /// project was loaded yet. The mod asks before gathering anything, so
+    /// the reads of other files cost nothing.
+    pub fn may_request(&self, file: &str) -> bool {
+        match &self.project {
+            Some(Ok(project)) => !project
+                .index
+                .requests()
+                .read(&[self.read_path(file)])
+                .is_empty(),
+            _ => true,
+        }
+    }
+
     /// Whether the mod may read a file for `fileContains` (behaviour
     /// §0.1), from what a stat with links resolved told: a regular file
     /// within the read bound whose real path lies inside the project.
@@ -550,6 +578,9 @@ impl ClaudeWorkspace {
                 edited_file = Some(file);
                 Event::Edit { paths: vec![path] }
             }
+            RequestKind::Read => Event::Read {
+                paths: vec![self.read_path(request.file.as_deref().unwrap_or_default())],
+            },
             RequestKind::Shell => {
                 match shell_hook {
                     Ok(hook) if hook.claude => {}

@@ -120,11 +120,11 @@ pub fn decide(
             Ok(hook) => hook.codex,
             Err(e) => return Answer::failed(host.located(project, &e)),
         },
-        Event::Edit { .. } | Event::SessionStart { .. } => false,
+        Event::Edit { .. } | Event::SessionStart { .. } | Event::Read { .. } => false,
     };
     match event {
         Event::Shell { .. } if !shell_hook => Answer::done(Vec::new()),
-        Event::Shell { .. } => shell(fs, project, facts, host),
+        Event::Shell { .. } => shell(fs, project, facts, &[], host),
         _ => {
             let selection = selected(fs, project, event, facts);
             let problems = host.tell(project, &selection.errors);
@@ -180,6 +180,33 @@ pub fn decide(
     }
 }
 
+/// Decides a shell command's hook (behaviour §5.3, §9.2): `read` are the
+/// project-relative paths the command names (`cat .cursor/rules/x.mdc`);
+/// the requestable rules whose files they are come whether or not the
+/// shell hook is on, and with it on, beside the rules of what the command
+/// changed.
+pub fn decide_shell(
+    fs: &dyn FileSource,
+    project: &Project,
+    read: &[String],
+    facts: &Facts,
+    host: &mut dyn Host,
+) -> Answer {
+    let shell_hook = match project.config.shell_hook() {
+        Ok(hook) => hook.codex,
+        Err(e) => return Answer::failed(host.located(project, &e)),
+    };
+    let reads = !read.is_empty()
+        && !select(project, &Query::new(&Event::read(read), facts))
+            .rules
+            .is_empty();
+    match (shell_hook, reads) {
+        (true, _) => shell(fs, project, facts, read, host),
+        (false, true) => decide(fs, project, &Event::read(read), facts, GateRun::Clean, host),
+        (false, false) => Answer::done(Vec::new()),
+    }
+}
+
 /// The event's selection, with the contents `fileContains` tests read
 /// through `fs`.
 fn selected(fs: &dyn FileSource, project: &Project, event: &Event, facts: &Facts) -> Selection {
@@ -195,7 +222,13 @@ fn selected(fs: &dyn FileSource, project: &Project, event: &Event, facts: &Facts
 /// are delivered. A path leaves the pending list once its rules reached the
 /// agent; a path one of whose rules is broken (an import that fails, too
 /// large) stays, so fixing the rule still delivers for the change.
-fn shell(fs: &dyn FileSource, project: &Project, facts: &Facts, host: &mut dyn Host) -> Answer {
+fn shell(
+    fs: &dyn FileSource,
+    project: &Project,
+    facts: &Facts,
+    read: &[String],
+    host: &mut dyn Host,
+) -> Answer {
     let mut state = match host.open(project) {
         Ok(state) => state,
         Err(e) => return Answer::failed(e),
@@ -217,13 +250,23 @@ fn shell(fs: &dyn FileSource, project: &Project, facts: &Facts, host: &mut dyn H
     let pending = state.shell.record_check(started, &found).to_vec();
     let mut problems = Vec::new();
     let mut delivered = None;
-    if !pending.is_empty() {
+    let requested = select(project, &Query::new(&Event::read(read), facts));
+    if !pending.is_empty() || !requested.rules.is_empty() {
         let selection = selected(fs, project, &Event::shell(&pending), facts);
         problems = host.tell(project, &selection.errors);
         let now = host
             .transcript(&mut state)
             .unwrap_or_else(|| state.metrics_without_transcript());
-        let outcome = deliver(fs, project, &selection, &mut state, &now, host);
+        // The rules the command read, then those of what it changed: one
+        // text, rendered whole before anything is recorded.
+        let outcome = deliver_all(
+            fs,
+            project,
+            &[&requested, &selection],
+            &mut state,
+            &now,
+            host,
+        );
         problems.extend(outcome.problem());
         // A path leaves once its rules reached the agent; one whose rule is
         // broken waits for the fix, the others clear (behaviour §5.4).
@@ -272,25 +315,64 @@ fn deliver(
     now: &Metrics,
     host: &mut dyn Host,
 ) -> Outcome {
-    let due = state.due_in(selection, Some(now));
-    if due.is_empty() {
-        return Outcome {
-            delivered: reached_entry(project, selection).map(Delivered::Context),
-            broken: Vec::new(),
-        };
-    }
-    match codex_text(fs, project, selection, &due) {
-        Ok(text) => {
-            state.record_durable(selection, &text.delivered, Some(now));
-            Outcome {
-                delivered: Some(Delivered::Context(text.text)),
-                broken: text.broken,
+    deliver_all(fs, project, &[selection], state, now, host)
+}
+
+/// [`deliver`] for several selections of one event, in order: each one's
+/// due rules (a rule due in an earlier one is not due again in a later
+/// one), their texts joined by a blank line, all recorded only once all
+/// rendered.
+fn deliver_all(
+    fs: &dyn FileSource,
+    project: &Project,
+    selections: &[&Selection],
+    state: &mut SessionState,
+    now: &Metrics,
+    host: &mut dyn Host,
+) -> Outcome {
+    let mut texts = Vec::new();
+    let mut taken: Vec<String> = Vec::new();
+    let mut records = Vec::new();
+    let mut broken = Vec::new();
+    for selection in selections {
+        let due: Vec<String> = state
+            .due_in(selection, Some(now))
+            .into_iter()
+            .filter(|rule| !taken.contains(rule))
+            .collect();
+        if due.is_empty() {
+            continue;
+        }
+        match codex_text(fs, project, selection, &due) {
+            Ok(text) => {
+                texts.push(text.text);
+                broken.extend(text.broken);
+                records.push((*selection, text.delivered));
+            }
+            Err(e) => {
+                return Outcome {
+                    delivered: Some(Delivered::Failed(host.located(project, &e.error))),
+                    broken: Vec::new(),
+                }
             }
         }
-        Err(e) => Outcome {
-            delivered: Some(Delivered::Failed(host.located(project, &e.error))),
-            broken: Vec::new(),
-        },
+        taken.extend(due);
+    }
+    if texts.is_empty() {
+        return Outcome {
+            delivered: selections
+                .iter()
+                .find_map(|selection| reached_entry(project, selection))
+                .map(Delivered::Context),
+            broken,
+        };
+    }
+    for (selection, delivered) in records {
+        state.record_durable(selection, &delivered, Some(now));
+    }
+    Outcome {
+        delivered: Some(Delivered::Context(texts.join("\n\n"))),
+        broken,
     }
 }
 
@@ -477,6 +559,49 @@ mod tests {
         );
         assert_eq!(problems, vec!["1 broken rule left out: .cursor/rules/lib.mdc:4: lib.mdc: Rule import does not exist: doc/missing.md"]);
         assert!(state.injected.is_empty());
+    }
+
+    #[test]
+    fn a_command_reading_a_requestable_rule_delivers_it_once_hook_on_or_off() {
+        for config in ["{}", "{:shell-hook {:codex true}}"] {
+            let (fs, project) = project(&[
+                ("rule-fairy.edn", config),
+                (
+                    ".cursor/rules/ask.mdc",
+                    "---\ndescription: When releasing\n---\n# Ask\n\n@doc/a.md#one",
+                ),
+                ("doc/a.md", "# A\n\n## One\n\nImported text.\n"),
+            ]);
+            let mut saved = SessionState::default();
+            saved.shell.start(500);
+            let mut host = Memory::new(saved);
+            let read = vec![".cursor/rules/ask.mdc".to_string()];
+            let answer = decide_shell(&fs, &project, &read, &Facts::default(), &mut host);
+            let Answer::Done {
+                delivered: Some(Delivered::Context(text)),
+                state: Some(state),
+                ..
+            } = answer
+            else {
+                panic!("{config}: {answer:?}");
+            };
+            assert!(text.starts_with("[rule-fairy injected: ask.mdc]\n[rule-fairy matched: requested by reading .cursor/rules/ask.mdc]\n"), "{text}");
+            assert!(text.contains("Imported text."), "{text}");
+            assert!(state.injected.contains_key("ask.mdc"));
+            // Held: the same read again brings nothing.
+            let mut again = Memory::new(state);
+            let answer = decide_shell(&fs, &project, &read, &Facts::default(), &mut again);
+            assert!(
+                matches!(
+                    answer,
+                    Answer::Done {
+                        delivered: None,
+                        ..
+                    }
+                ),
+                "{answer:?}"
+            );
+        }
     }
 
     #[test]
