@@ -16,6 +16,7 @@ mod gate;
 mod gate_launcher;
 mod gate_unchecked;
 mod hostile_reads;
+mod nested_folders;
 mod review_bundle;
 mod review_fetch;
 mod review_layout;

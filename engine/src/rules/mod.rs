@@ -5,6 +5,7 @@
 pub(crate) mod conditions;
 pub(crate) mod discovery;
 pub(crate) mod instructions;
+pub mod nested;
 pub(crate) mod rule;
 pub(crate) mod steps;
 pub(crate) mod triggers;

@@ -50,6 +50,12 @@ pub struct Rule {
     pub conditions: Conditions,
     /// The dialect the file is written in.
     pub format: Format,
+    /// For a rule of a nested rules folder (behaviour §1.2), the directory
+    /// holding that folder, project-relative (`packages/web` for
+    /// `packages/web/.cursor/rules/ui.mdc`): its globs match paths below
+    /// it, and its always-on part holds for paths below it. `None` for the
+    /// project's own rules directories.
+    pub base: Option<String>,
 }
 
 /// Frontmatter keys whose values are globs: Cursor's `globs`, and Claude
@@ -148,6 +154,7 @@ impl Rule {
             trigger,
             conditions,
             format,
+            base: None,
         }
     }
 
