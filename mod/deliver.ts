@@ -58,7 +58,7 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
     if (event.kind === "shell") {
       const plan = snapshot.ws.shellPlan(saved);
       if (plan === "off") return [];
-      if (plan === "check") shell = await gitCheck($, snapshot.realRoot, now);
+      if (plan === "check") shell = await gitCheck($, snapshot.ws, snapshot.realRoot, now);
     }
     let fileArg: string | undefined;
     if (event.kind === "edit") fileArg = await placeEdit($, snapshot, event.file);

@@ -3,7 +3,7 @@
 // change time, and `mv` keeps a file's modification time, so the times
 // come from `stat` itself: the later of modification and change time.
 import type { EngineInterface } from "claude-code";
-import { type ShellReport, shellCandidates } from "./engine/rule_fairy_wasm";
+import type { ShellReport, Workspace } from "./engine/rule_fairy_wasm";
 
 /** Generous for git on a large checkout, and still far from a hung hook. */
 const TIMEOUT_MS = 20_000;
@@ -12,8 +12,11 @@ const STAT_BATCH = 500;
 
 const toplevels = new Map<string, string>();
 
+/** The check itself: git's answer, and the times of the files the
+ * workspace says some rule could select (the others' are never read). */
 export async function gitCheck(
   $: EngineInterface,
+  ws: Workspace,
   root: string,
   started: number,
 ): Promise<ShellReport> {
@@ -24,8 +27,8 @@ export async function gitCheck(
     ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"],
     root,
   );
-  const candidates = shellCandidates(new TextEncoder().encode(status));
   const top = toplevel.replace(/\n$/, "");
+  const candidates = ws.shellCandidates(new TextEncoder().encode(status), top);
   const changed: [string, number][] = [];
   for (let at = 0; at < candidates.length; at += STAT_BATCH) {
     changed.push(...(await changeTimes($, top, candidates.slice(at, at + STAT_BATCH))));

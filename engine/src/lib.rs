@@ -42,7 +42,7 @@ mod review;
 mod rules;
 mod syntax;
 
-pub use base::contain::{escapes, Containment, Refusal, MAX_READ_BYTES};
+pub use base::contain::{escapes, Containment, Refusal, MAX_PATH_BYTES, MAX_READ_BYTES};
 pub use base::error::{Error, ErrorKind, Place, Result};
 pub use base::finding::{Finding, Severity};
 pub use base::fs::{FileSource, Kind, MemoryFs, Metadata};
@@ -75,7 +75,7 @@ pub use delivery::frames::FrameLimits;
 pub use delivery::preview::{preview, ClaudePreview, Hosts, Preview};
 pub use delivery::selection::{claude_delivery, codex_text, read_contents, select, Selection};
 
-pub use check::{check_project, Report};
+pub use check::{check_project, check_project_with, Report};
 
 pub use hosts::failure::{delivery_failed, failure_summary};
 pub use hosts::gate_check;

@@ -276,6 +276,32 @@ export class Workspace {
         wasm.workspace_setFrameLimits(this.__wbg_ptr, chars, frames);
     }
     /**
+     * The files of `git status --porcelain=v1 -z --untracked-files=all`
+     * output whose times to read, relative to the checkout's top level
+     * `toplevel` (as git printed it, without the newline): deletions
+     * dropped, and only files some rule could select.
+     * @param {Uint8Array | number[]} porcelain
+     * @param {string} toplevel
+     * @returns {string[]}
+     */
+    shellCandidates(porcelain, toplevel) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passArray8ToWasm0(porcelain, wasm.__wbindgen_malloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(toplevel, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.workspace_shellCandidates(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+        var v3 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v3;
+    }
+    /**
      * `"off"`, `"start"` or `"check"`: whether a shell event runs git.
      * @param {string} state
      * @returns {ShellPlan}
@@ -497,22 +523,6 @@ export function sessionIdProblem(id) {
         v2 = getStringFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
     }
-    return v2;
-}
-
-/**
- * The files of `git status --porcelain=v1 -z --untracked-files=all`
- * output worth a time check (deletions dropped), relative to the
- * checkout's top level.
- * @param {Uint8Array | number[]} porcelain
- * @returns {string[]}
- */
-export function shellCandidates(porcelain) {
-    const ptr0 = passArray8ToWasm0(porcelain, wasm.__wbindgen_malloc);
-    const len0 = WASM_VECTOR_LEN;
-    const ret = wasm.shellCandidates(ptr0, len0);
-    var v2 = getArrayJsValueFromWasm0(ret[0], ret[1]);
-    wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
     return v2;
 }
 

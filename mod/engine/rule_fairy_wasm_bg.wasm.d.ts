@@ -7,7 +7,6 @@ export const failureSummary: (a: number, b: number, c: number, d: number, e: num
 export const gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number) => [number, number, number];
 export const gateFinding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number];
 export const sessionIdProblem: (a: number, b: number) => [number, number];
-export const shellCandidates: (a: number, b: number) => [number, number];
 export const stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
 export const workspace_contentsDue: (a: number, b: any) => [number, number, number, number];
 export const workspace_decide: (a: number, b: any) => [number, number, number];
@@ -25,6 +24,7 @@ export const workspace_putLink: (a: number, b: number, c: number, d: number, e: 
 export const workspace_readBytes: (a: number, b: number, c: number, d: number, e: number) => void;
 export const workspace_remove: (a: number, b: number, c: number) => void;
 export const workspace_setFrameLimits: (a: number, b: number, c: number) => void;
+export const workspace_shellCandidates: (a: number, b: number, c: number, d: number, e: number) => [number, number];
 export const workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
 export const workspace_startRefresh: (a: number) => [number, number, number];
 export const workspace_stated: (a: number, b: number, c: number, d: any) => void;

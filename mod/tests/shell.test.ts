@@ -67,6 +67,19 @@ test("files changed before the check started, deleted files and renames", async 
   expect(stat?.slice(3)).toEqual(["--", "src/before.clj", "docs/renamed.md"]);
 });
 
+test("a file no rule could select is never timed", async ($, on) => {
+  const w = world(on, RULES);
+  await $.prompt.submit(prompt);
+  await w.clock.advance(2_000);
+  w.write("src/a.clj", "x");
+  w.write("build/out.js", "x");
+  w.status = ["?? build/out.js", "?? src/a.clj"];
+  const result = await $.tool.call({ tool: "Bash", command: "make" });
+  expect(injected(result.context)).toEqual(["widget.mdc"]);
+  const stat = w.runs.find((argv) => argv[0] === "stat" && argv[1] === "--printf");
+  expect(stat?.slice(3)).toEqual(["--", "src/a.clj"]);
+});
+
 test("without a prompt the first command only starts the check", async ($, on) => {
   const w = world(on, RULES);
   w.write("src/a.clj", "x");

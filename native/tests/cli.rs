@@ -176,7 +176,8 @@ fn check_reports_the_cursor_mistakes_with_fixes() {
         .rule("block.mdc", "---\nglobs:\n  - src/**\n---\nBody")
         .rule("unknown.mdc", "---\nglobs: src/**\ncolour: blue\n---\nBody")
         .rule("glob.mdc", "---\nglobs: src/[a\n---\nBody")
-        .rule("good.mdc", "---\nglobs: src/**\n---\nBody");
+        .rule("good.mdc", "---\nglobs: src/**\n---\nBody")
+        .write("src/a.ts", "");
     let report = p.json(&["check", "--json"]);
     let findings = report["findings"].as_array().unwrap();
     let find = |file: &str| {
@@ -221,10 +222,36 @@ fn check_reports_the_cursor_mistakes_with_fixes() {
 #[test]
 fn check_exits_zero_with_only_warnings() {
     let p = Project::new();
-    p.rule("a.mdc", "---\nglobs: src/**\ncustom: kept\n---\nBody");
+    p.rule("a.mdc", "---\nglobs: src/**\ncustom: kept\n---\nBody")
+        .write("src/a.ts", "");
     let out = p.run(&["check"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert!(stdout(&out).contains("1 warning"));
+}
+
+#[test]
+fn check_warns_of_a_glob_no_file_matches() {
+    let p = Project::new();
+    p.rule("ui.mdc", "---\nglobs: src/ui/**, src/UI/**\n---\nBody")
+        .rule("gen.mdc", "---\nglobs: dist/**\n---\nBody")
+        .write("src/ui/Button.tsx", "")
+        .write(".gitignore", "dist/\n")
+        .write("dist/app.js", "");
+    let out = p.run(&["check"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(
+            ".cursor/rules/ui.mdc:2: warning: glob src/UI/** matches no file in the project\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("src/ui/** matches"), "{text}");
+    // What git ignores is not the project's: a glob only it matches reaches nothing.
+    assert!(
+        text.contains(".cursor/rules/gen.mdc:2: warning: glob dist/** matches no file"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -22,7 +22,6 @@ use rule_fairy_engine::claude::{ClaudeWorkspace, EventRequest};
 use rule_fairy_engine::gate_check::read_gate_run;
 use rule_fairy_engine::labels::gate_finding;
 use rule_fairy_engine::session_id_problem;
-use rule_fairy_engine::shell::{candidate_paths, parse_porcelain};
 use rule_fairy_engine::FrameLimits;
 use rule_fairy_engine::Kind;
 use rule_fairy_engine::{delivery_failed, failure_summary};
@@ -52,14 +51,6 @@ pub fn failure_summary_js(kind: &str, how: &str, detail: &str) -> String {
 #[wasm_bindgen(js_name = sessionIdProblem)]
 pub fn session_id_problem_js(id: &str) -> Option<String> {
     session_id_problem(id).map(str::to_string)
-}
-
-/// The files of `git status --porcelain=v1 -z --untracked-files=all`
-/// output worth a time check (deletions dropped), relative to the
-/// checkout's top level.
-#[wasm_bindgen(js_name = shellCandidates)]
-pub fn shell_candidates(porcelain: &[u8]) -> Vec<String> {
-    candidate_paths(&parse_porcelain(porcelain))
 }
 
 /// The session state to save after a compaction, or `undefined` when it
@@ -348,6 +339,15 @@ impl Workspace {
     #[wasm_bindgen(js_name = shellPlan, unchecked_return_type = "ShellPlan")]
     pub fn shell_plan(&mut self, state: &str) -> Result<JsValue, JsError> {
         to_js(&self.inner.shell_plan(state))
+    }
+
+    /// The files of `git status --porcelain=v1 -z --untracked-files=all`
+    /// output whose times to read, relative to the checkout's top level
+    /// `toplevel` (as git printed it, without the newline): deletions
+    /// dropped, and only files some rule could select.
+    #[wasm_bindgen(js_name = shellCandidates)]
+    pub fn shell_candidates(&mut self, porcelain: &[u8], toplevel: &str) -> Vec<String> {
+        self.inner.shell_candidates(porcelain, toplevel)
     }
 
     /// The absolute paths of the documents a delivery for `request` would

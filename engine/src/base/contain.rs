@@ -14,6 +14,12 @@ use crate::base::paths;
 /// answers, so both hosts stop at the same size.
 pub const MAX_READ_BYTES: u64 = 4 * 1024 * 1024;
 
+/// The longest path an event may name, in bytes: Linux's `PATH_MAX`. A
+/// longer one names no file a tool could have written, matches no rule and
+/// is never looked up, so a hostile input of thousands of segments costs
+/// nothing.
+pub const MAX_PATH_BYTES: usize = 4096;
+
 /// Why a file was not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {

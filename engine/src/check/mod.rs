@@ -2,6 +2,8 @@
 //! past each problem so one run reports them all.
 
 pub(crate) mod lint;
+mod nearby;
+mod reach;
 
 use serde::Serialize;
 
@@ -37,6 +39,13 @@ impl Report {
 
 /// Checks the project at `root`.
 pub fn check_project(fs: &dyn FileSource, root: &str) -> Report {
+    check_project_with(fs, root, None)
+}
+
+/// Checks the project at `root`; given the project's files (paths
+/// relative to it, what git does not ignore), also warns of each glob that
+/// matches none of them.
+pub fn check_project_with(fs: &dyn FileSource, root: &str, files: Option<&[String]>) -> Report {
     let mut findings = Vec::new();
     let config_place = Place::file(paths::join(root, crate::config::CONFIG_FILE));
     let source = match Config::load(fs, root) {
@@ -56,7 +65,10 @@ pub fn check_project(fs: &dyn FileSource, root: &str) -> Report {
     };
     let mut rule_count = 0;
     if let Some(source) = source {
-        rule_count = check_rules(fs, &source, &mut findings);
+        rule_count = check_rules(fs, &source, files, &mut findings);
+        if rule_count == 0 && !findings.iter().any(|f| f.severity == Severity::Error) {
+            findings.push(nearby::nothing_found(fs, &source));
+        }
     }
     findings.sort_by(|a, b| {
         java_order(&a.place.file, &b.place.file)
@@ -75,7 +87,12 @@ pub fn check_project(fs: &dyn FileSource, root: &str) -> Report {
     }
 }
 
-fn check_rules(fs: &dyn FileSource, source: &RulesSource, findings: &mut Vec<Finding>) -> usize {
+fn check_rules(
+    fs: &dyn FileSource,
+    source: &RulesSource,
+    files: Option<&[String]>,
+    findings: &mut Vec<Finding>,
+) -> usize {
     let (listing, duplicates) = scan_rule_files(fs, source);
     if let Some(error) = duplicates {
         findings.push(
@@ -94,6 +111,15 @@ fn check_rules(fs: &dyn FileSource, source: &RulesSource, findings: &mut Vec<Fin
                 .iter()
                 .map(|e| Finding::from_error(e, &place)),
         );
+    }
+    if let Some(files) = files {
+        // A glob line with a finding of its own (braces, a bad pattern)
+        // says enough already.
+        let reach: Vec<Finding> = reach::unmatched_globs(&set.rules, files)
+            .into_iter()
+            .filter(|warning| findings.iter().all(|f| f.place != warning.place))
+            .collect();
+        findings.extend(reach);
     }
     set.rules.len()
 }

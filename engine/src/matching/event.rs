@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::base::contain::escapes;
+use crate::base::contain::{escapes, MAX_PATH_BYTES};
 use crate::base::paths;
 use crate::matching::facts::Facts;
 use crate::rules::discovery::java_order;
@@ -121,8 +121,9 @@ impl Event {
     /// The paths the event's rules are matched against, in matching order:
     /// an edit's as the tool names them, a shell change's sorted and each
     /// once (behaviour §2.6), every one normalised for matching. A path
-    /// that leaves the project (`../` at its start) is left out: it matches
-    /// no rule and is never read (behaviour §0.1). `fileContains` contents
+    /// that leaves the project (`../` at its start), or is longer than any
+    /// real path ([`MAX_PATH_BYTES`]), is left out: it matches no rule and
+    /// is never read (behaviour §0.1). `fileContains` contents
     /// come in this order.
     pub fn matched_paths(&self) -> Vec<String> {
         let mut matched = match self {
@@ -133,7 +134,7 @@ impl Event {
                 .collect(),
             Event::Shell { paths } => shell_order(paths),
         };
-        matched.retain(|path| !escapes(path));
+        matched.retain(|path| path.len() <= MAX_PATH_BYTES && !escapes(path));
         matched
     }
 }

@@ -556,6 +556,40 @@ impl RuleIndex {
         }
     }
 
+    /// The globs no path of `files` matches, as (rule file, line, glob) in
+    /// rule order: `check`'s warning that a glob reaches nothing in the
+    /// project (a typo, a moved folder). Invalid globs are left out; they
+    /// are errors of their own.
+    pub fn globs_matching_none<S: AsRef<str>>(&self, files: &[S]) -> Vec<(&str, usize, &str)> {
+        let mut matched = vec![false; self.owners.len()];
+        let mut left = self.owners.len();
+        for file in files {
+            if left == 0 {
+                break;
+            }
+            for id in self
+                .globs
+                .matches(&paths::normalize_for_match(file.as_ref()))
+                .0
+            {
+                if !matched[id] {
+                    matched[id] = true;
+                    left -= 1;
+                }
+            }
+        }
+        self.owners
+            .iter()
+            .zip(matched)
+            .filter(|(_, hit)| !hit)
+            .map(|(&(entry, position), _)| {
+                let entry = &self.entries[entry];
+                let spec = &entry.globs[position];
+                (entry.path.as_str(), spec.line, spec.pattern.as_str())
+            })
+            .collect()
+    }
+
     /// The invalid globs of every rule, found when the index was built.
     pub fn invalid_globs(&self) -> impl Iterator<Item = &Error> {
         self.entries

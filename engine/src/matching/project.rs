@@ -2,6 +2,7 @@
 //! through a [`FileSource`]; and where a project is, seen from a working
 //! directory or from an edited file (behaviour §5.1, 5.6).
 
+use crate::base::contain::MAX_PATH_BYTES;
 use crate::base::error::Result;
 use crate::base::fs::FileSource;
 use crate::base::paths;
@@ -95,6 +96,11 @@ pub fn discover_root(fs: &dyn FileSource, cwd: &str) -> String {
 /// `project` are absolute, normalised, and resolved the way the caller's
 /// host resolves them.
 pub fn project_relative_path(fs: &dyn FileSource, project: &str, file: &str) -> String {
+    // Longer than any real path: no checkout is looked for (each ancestor
+    // would cost a lookup of the whole path), and the event drops it.
+    if file.len() > MAX_PATH_BYTES {
+        return paths::normalize_for_match(file);
+    }
     let project_prefix = checkout_root(fs, project)
         .and_then(|checkout| paths::strip_base(project, &checkout).map(str::to_string));
     let file_root = paths::parent(file)

@@ -3,9 +3,11 @@
 //! those whose modification or inode change time is at or after the
 //! marker. What the answer means is the engine's (`shell`).
 
+use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use rule_fairy_engine::shell::{changed_since, project_paths, timing_candidates, toplevel};
 use rule_fairy_engine::Project;
@@ -82,24 +84,74 @@ fn change_time_ms(path: &Path) -> Option<i64> {
     Some(ms(meta.mtime(), meta.mtime_nsec()).max(ms(meta.ctime(), meta.ctime_nsec())))
 }
 
-/// Runs git in `dir`. `GIT_OPTIONAL_LOCKS=0` keeps `git status` from
-/// refreshing the index, so the check never takes a lock the agent's own
-/// git commands could trip over.
+/// Runs git in `dir`, killed when the hook's budget ends: a git that hangs
+/// (a huge tree, a stuck file system) fails the check, which then saves
+/// no marker, so the next check covers the same window, and the hook still
+/// answers and releases the lock in time. `GIT_OPTIONAL_LOCKS=0` keeps `git
+/// status` from refreshing the index, so the check never takes a lock the
+/// agent's own git commands could trip over.
 fn git(dir: &str, args: &[&str], accepted: &[i32]) -> Result<Vec<u8>, String> {
-    let out = Command::new("git")
+    git_until(dir, args, accepted, super::deadline())
+}
+
+fn git_until(
+    dir: &str,
+    args: &[&str],
+    accepted: &[i32],
+    deadline: Instant,
+) -> Result<Vec<u8>, String> {
+    let mut child = Command::new("git")
         .arg("-C")
         .arg(dir)
         .args(args)
         .env("GIT_OPTIONAL_LOCKS", "0")
-        .output()
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot run git {}: {e}", args[0]))?;
-    match out.status.code() {
-        Some(code) if accepted.contains(&code) => Ok(out.stdout),
+    // Both pipes drain on their own threads, so a full pipe never stalls git.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("git {} took longer than the hook's time", args[0]));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(e) => return Err(format!("cannot wait for git {}: {e}", args[0])),
+        }
+    };
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    match status.code() {
+        Some(code) if accepted.contains(&code) => Ok(stdout),
         _ => Err(format!(
-            "git {} failed ({}): {}",
+            "git {} failed ({status}): {}",
             args[0],
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
+            String::from_utf8_lossy(&stderr).trim()
         )),
     }
 }
@@ -107,6 +159,40 @@ fn git(dir: &str, args: &[&str], accepted: &[i32]) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_git_past_the_deadline_is_stopped_and_fails_the_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap();
+        let out = git_until(
+            root,
+            &["--version"],
+            &[0],
+            Instant::now() + Duration::from_secs(30),
+        );
+        assert!(String::from_utf8_lossy(&out.unwrap()).starts_with("git version"));
+        // An alias that sleeps stands for a git that hangs.
+        let started = Instant::now();
+        let slow = git_until(
+            root,
+            &["-c", "alias.slow=!sleep 5", "slow"],
+            &[0],
+            Instant::now() + Duration::from_millis(200),
+        );
+        assert_eq!(slow.unwrap_err(), "git -c took longer than the hook's time");
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "{:?}",
+            started.elapsed()
+        );
+        let failed = git_until(
+            root,
+            &["rev-parse", "--show-toplevel"],
+            &[0],
+            Instant::now() + Duration::from_secs(30),
+        );
+        assert!(failed.unwrap_err().starts_with("git rev-parse failed"));
+    }
 
     #[test]
     fn times_of_a_large_change_keep_their_places() {

@@ -629,6 +629,13 @@ export class Workspace {
      */
     setFrameLimits(chars: number, frames: number): void;
     /**
+     * The files of `git status --porcelain=v1 -z --untracked-files=all`
+     * output whose times to read, relative to the checkout's top level
+     * `toplevel` (as git printed it, without the newline): deletions
+     * dropped, and only files some rule could select.
+     */
+    shellCandidates(porcelain: Uint8Array | number[], toplevel: string): string[];
+    /**
      * `"off"`, `"start"` or `"check"`: whether a shell event runs git.
      */
     shellPlan(state: string): ShellPlan;
@@ -717,13 +724,6 @@ export function ruleFilesIn(listing: string[], config?: string | null): string[]
 export function sessionIdProblem(id: string): string | undefined;
 
 /**
- * The files of `git status --porcelain=v1 -z --untracked-files=all`
- * output worth a time check (deletions dropped), relative to the
- * checkout's top level.
- */
-export function shellCandidates(porcelain: Uint8Array | number[]): string[];
-
-/**
  * The session state to save after a compaction, or `undefined` when it
  * stays as it is.
  */
@@ -750,7 +750,6 @@ export interface InitOutput {
     readonly playground_removeFile: (a: number, b: number, c: number) => void;
     readonly ruleFilesIn: (a: number, b: number, c: number, d: number) => [number, number];
     readonly sessionIdProblem: (a: number, b: number) => [number, number];
-    readonly shellCandidates: (a: number, b: number) => [number, number];
     readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
     readonly workspace_contentsDue: (a: number, b: any) => [number, number, number, number];
     readonly workspace_decide: (a: number, b: any) => [number, number, number];
@@ -768,6 +767,7 @@ export interface InitOutput {
     readonly workspace_readBytes: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_remove: (a: number, b: number, c: number) => void;
     readonly workspace_setFrameLimits: (a: number, b: number, c: number) => void;
+    readonly workspace_shellCandidates: (a: number, b: number, c: number, d: number, e: number) => [number, number];
     readonly workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
     readonly workspace_startRefresh: (a: number) => [number, number, number];
     readonly workspace_stated: (a: number, b: number, c: number, d: any) => void;

@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::contain::Containment;
+use crate::base::contain::{Containment, MAX_PATH_BYTES};
 use crate::base::error::Error;
 use crate::base::fs::{Kind, MemoryFs};
 use crate::base::paths;
@@ -21,7 +21,9 @@ use crate::hosts::claude::labels::loading_problem;
 use crate::hosts::claude::state::SessionState;
 use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::hosts::gate_check::gate_probes;
-use crate::hosts::shell::{changed_since, project_paths, toplevel};
+use crate::hosts::shell::{
+    candidate_paths, changed_since, parse_porcelain, project_paths, timing_candidates, toplevel,
+};
 use crate::matching::event::{Event, EventKind, Query};
 use crate::matching::facts::{project_markers, project_tags, wanted_facts, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
@@ -332,19 +334,38 @@ impl ClaudeWorkspace {
     /// relatively) and normalised, and the directories whose `.git` entry
     /// decides its project-relative path (behaviour §5.6): every ancestor of
     /// its directory and of the project root.
+    /// A path longer than any real one ([`MAX_PATH_BYTES`]) needs no probe:
+    /// it matches nothing.
     pub fn edit_probes(&self, file: &str) -> (String, Vec<String>) {
         let file = paths::normalize_lexically(&paths::join(&self.root, file));
+        if file.len() > MAX_PATH_BYTES {
+            return (file, Vec::new());
+        }
         let mut probes: Vec<String> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for start in [paths::parent(&file), Some(self.root.as_str())] {
             let mut current = start;
             while let Some(dir) = current {
-                if !probes.iter().any(|p| p == dir) {
+                if seen.insert(dir) {
                     probes.push(dir.to_string());
                 }
                 current = paths::parent(dir);
             }
         }
         (file, probes)
+    }
+
+    /// The files of `git status --porcelain=v1 -z --untracked-files=all`
+    /// output whose times the mod reads (relative to the checkout's real
+    /// top level): those some rule could select (behaviour §5.4, step 4).
+    /// A project that does not load has every file timed; the event then
+    /// reports why it does not load.
+    pub fn shell_candidates(&mut self, porcelain: &[u8], toplevel: &str) -> Vec<String> {
+        let real_root = self.real_root.clone();
+        match self.project() {
+            Ok(project) => timing_candidates(porcelain, &project.index, toplevel, &real_root),
+            Err(_) => candidate_paths(&parse_porcelain(porcelain)),
+        }
     }
 
     /// What a shell event needs gathered, given the session's saved state.
@@ -1161,6 +1182,11 @@ mod tests {
             .decide(&edit("/w/repo/frontend/x.js", 1, ""))
             .entries
             .is_empty());
+        // A path longer than any real one (found by the fuzz suite: 50 KB
+        // of segments took over 20 s) is probed nowhere and matches nothing.
+        let long = "src/".repeat(MAX_PATH_BYTES / 4 + 1) + "a.clj";
+        assert_eq!(ws.edit_probes(&long).1, Vec::<String>::new());
+        assert!(ws.decide(&edit(&long, 1, "")).entries.is_empty());
     }
 
     #[test]

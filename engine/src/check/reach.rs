@@ -1,0 +1,66 @@
+//! What `check` says about a rule's reach in the project it lives in: a
+//! glob that matches no file there cannot fire (see `rule-fairy check` in
+//! the book's commands chapter).
+
+use crate::base::error::Place;
+use crate::base::finding::Finding;
+use crate::matching::index::RuleIndex;
+use crate::rules::rule::Rule;
+
+/// A warning for each valid glob of `rules` that matches none of `files`
+/// (project-relative).
+pub(crate) fn unmatched_globs(rules: &[Rule], files: &[String]) -> Vec<Finding> {
+    let index = RuleIndex::build(rules);
+    index
+        .globs_matching_none(files)
+        .into_iter()
+        .map(|(file, line, glob)| {
+            Finding::warning(
+                Place::line(file, line),
+                format!("glob {glob} matches no file in the project"),
+            )
+            .with_hint(
+                "check the path and its case; files git ignores are not counted (fine if the files are still to come)",
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_glob_that_matches_nothing_is_named_with_its_line() {
+        let rules = vec![
+            Rule::parse(
+                "ui.mdc",
+                "/p/ui.mdc",
+                "---\nglobs: src/ui/**, src/iu/**\n---\nU",
+            ),
+            Rule::parse(
+                "db.mdc",
+                "/p/db.mdc",
+                "---\nglobs:\n  - db/**/*.sql\n---\nD",
+            ),
+            Rule::parse("bad.mdc", "/p/bad.mdc", "---\nglobs: src/[\n---\nB"),
+        ];
+        let files = vec!["src/ui/Button.tsx".to_string(), "README.md".to_string()];
+        let found: Vec<String> = unmatched_globs(&rules, &files)
+            .iter()
+            .map(|f| format!("{}: {}", f.place, f.message))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                "/p/ui.mdc:2: glob src/iu/** matches no file in the project",
+                "/p/db.mdc:2: glob db/**/*.sql matches no file in the project",
+            ]
+        );
+        assert!(unmatched_globs(
+            &rules[..1],
+            &["src/iu/x".to_string(), "src/ui/y".to_string()]
+        )
+        .is_empty());
+    }
+}
