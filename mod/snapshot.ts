@@ -4,8 +4,11 @@
 // (behaviour §1.2) and says what to list, stat and read; this file only
 // answers, each round's asks all at once. Its first round asks again for
 // every listing the last walk used, and a file is read again only when
-// its size or time changed. Documents: one `$.fs.stat` per document a
-// delivery is about to render, read again only when it changed.
+// its size or time changed. Where nested rules folders are, the engine
+// asks of git (`ls-files`, which knows what is ignored) once, and again
+// only after an event that may have moved one. Documents: one `$.fs.stat`
+// per document a delivery is about to render, read again only when it
+// changed.
 import type { EngineInterface } from "claude-code";
 import { type Asks, Workspace } from "./engine/rule_fairy_wasm";
 
@@ -53,7 +56,7 @@ export class Snapshot {
  * engine's asks, round after round, until it asks nothing. */
 export async function refresh($: EngineInterface, s: Snapshot): Promise<void> {
   let asks: Asks = s.ws.startRefresh();
-  while (asks.list.length + asks.stat.length + asks.read.length > 0) {
+  while (asks.list.length + asks.stat.length + asks.read.length + asks.git.length > 0) {
     await Promise.all([
       ...asks.list.map((dir) =>
         $.fs.list(dir).then(
@@ -73,8 +76,27 @@ export async function refresh($: EngineInterface, s: Snapshot): Promise<void> {
           (error) => s.ws.failed("read", path, reason(error)),
         ),
       ),
+      ...(asks.git.length === 0 ? [] : [listWithGit($, s, asks.git)]),
     ]);
     asks = s.ws.nextAsks();
+  }
+}
+
+/** Generous for git on a large checkout, and still far from a hung hook. */
+const GIT_TIMEOUT_MS = 20_000;
+
+/** Runs the git command the engine asked for at the root; `-1` says it
+ * could not run at all. */
+async function listWithGit($: EngineInterface, s: Snapshot, argv: string[]): Promise<void> {
+  try {
+    const result = await $.process.run(argv, { cwd: s.root, timeoutMs: GIT_TIMEOUT_MS });
+    if (result.isStdoutTruncated) {
+      s.ws.gitListed(-1, "", `${argv.slice(0, 2).join(" ")} printed more than 4 MiB`);
+    } else {
+      s.ws.gitListed(result.exitCode, result.stdout, result.stderr);
+    }
+  } catch (error) {
+    s.ws.gitListed(-1, "", reason(error));
   }
 }
 

@@ -54,6 +54,7 @@ pub use config::{Config, CONFIG_FILE};
 
 pub use rules::conditions::normalize_os;
 pub use rules::discovery::{scan_rule_files, MAX_DEPTH};
+pub use rules::nested;
 pub use rules::rule::Rule;
 pub use rules::steps::{AskKind, Asks, HostEntry, HostKind, HostStat};
 

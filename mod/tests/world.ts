@@ -336,6 +336,15 @@ export function world(on: On, files: Record<string, string> = {}): World {
     }
     if (argv[0] === "git" && argv[1] === "status")
       return ok(w.status.map((entry) => `${entry}\0`).join(""));
+    // Every file and link below the root, as git lists what it does not
+    // ignore (the engine picks the rules folders out).
+    if (argv[0] === "git" && argv[1] === "ls-files") {
+      const below = `${e.init?.cwd ?? ROOT}/`;
+      const listed = [...w.files.keys(), ...w.links.keys()]
+        .filter((path) => path.startsWith(below) && !path.includes("/node_modules/"))
+        .map((path) => `${path.slice(below.length)}\0`);
+      return ok(listed.join(""));
+    }
     if (argv[0] === "stat" && argv[1] === "--version") return ok("stat (GNU coreutils) 9.4\n");
     if (argv[0] === "stat") {
       const cwd = e.init?.cwd ?? ROOT;

@@ -13,6 +13,7 @@ mod facts;
 #[cfg(feature = "gate")]
 mod gate;
 mod location;
+mod nested_folders;
 mod output;
 mod owned_dir;
 mod review;

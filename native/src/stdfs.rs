@@ -75,6 +75,10 @@ impl FileSource for StdFs {
             .collect()
     }
 
+    fn find_folders(&self, root: &str, folders: &[String]) -> Option<io::Result<Vec<String>>> {
+        Some(crate::nested_folders::find(root, folders))
+    }
+
     fn stat(&self, path: &str) -> io::Result<Metadata> {
         let meta = std::fs::metadata(path)?;
         let kind = if meta.is_file() {

@@ -17,6 +17,7 @@ mod gate_launcher;
 mod gate_unchecked;
 mod hostile_reads;
 mod requested;
+mod nested_folders;
 mod review_bundle;
 mod review_fetch;
 mod review_layout;

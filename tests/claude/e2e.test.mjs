@@ -413,3 +413,54 @@ test("a requestable rule is offered in the index, comes rendered when its file i
     await own.close();
   }
 });
+
+test("a nested folder's glob rule comes with an edit below its folder, not with the same path at the root", async () => {
+  // Its own project and script: a root rule, a nested `.cursor/rules`
+  // in packages/web, and the same relative file at the root and there.
+  const monorepo = join(home, "monorepo");
+  const WEB_UI = "Web UI: components are functions.";
+  write(monorepo, {
+    ".cursor/rules/root.mdc": "---\nalwaysApply: true\n---\n# Root\n\nRoot rule.",
+    "packages/web/.cursor/rules/ui.mdc": `---\nglobs: src/**\n---\n# Web UI\n\n${WEB_UI}`,
+    "src/app.ts": "export const root = 1\n",
+    "packages/web/src/app.ts": "export const web = 1\n",
+  });
+  execFileSync("git", ["init", "-q"], { cwd: monorepo });
+  const rootApp = join(monorepo, "src/app.ts");
+  const webApp = join(monorepo, "packages/web/src/app.ts");
+  const nested = await startMock([
+    {
+      prompt: "edit both apps",
+      turns: [
+        { tool: "Read", input: { file_path: rootApp } },
+        { tool: "Edit", input: { file_path: rootApp, old_string: "= 1", new_string: "= 2" } },
+        { tool: "Read", input: { file_path: webApp } },
+        { tool: "Edit", input: { file_path: webApp, old_string: "= 1", new_string: "= 2" } },
+        { text: "Edited." },
+      ],
+    },
+  ]);
+  try {
+    const result = await claude({
+      args: ["edit both apps", "--permission-mode", "acceptEdits"],
+      cwd: monorepo,
+      config: join(home, "config"),
+      mockUrl: nested.url,
+      debugFile: debugFile(),
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(readFileSync(webApp, "utf8"), "export const web = 2\n", "both Edits ran");
+    assert.equal(nested.requests.length, 5, "one request per assistant turn");
+    const [afterPrompt, , afterRootEdit, , afterWebEdit] = nested.requests.map(hookContext);
+    const UI = "packages/web/.cursor/rules/ui.mdc";
+    assert.equal(count(afterPrompt, "root.mdc"), 1);
+    assert.equal(count(afterPrompt, UI), 0, "a nested glob rule does not come with a prompt");
+    assert.equal(count(afterRootEdit, UI), 0, "src/app.ts at the root is not below the folder");
+    assert.equal(count(afterWebEdit, UI), 1);
+    assert.match(afterWebEdit, /\[rule-fairy matched: glob on packages\/web\/src\/app\.ts\]/);
+    assert.ok(afterWebEdit.includes(WEB_UI), "the rule's body came with the Edit below it");
+    assert.doesNotMatch(afterWebEdit, /rule-fairy error/);
+  } finally {
+    await nested.close();
+  }
+});

@@ -436,6 +436,58 @@ async function main() {
     );
 
     await requestedRules(env, base, mock, path.join(work, "requested"));
+
+    console.log("scenario: a nested rules folder in a monorepo");
+    const monorepo = path.join(work, "monorepo");
+    const NESTED_UI = "Web UI rule: components are functions.";
+    const nestedFiles = {
+      ".cursor/rules/root.mdc": "---\nalwaysApply: true\n---\n# Root\n\nRoot rule.\n",
+      "packages/web/.cursor/rules/ui.mdc": `---\nglobs: src/**\n---\n# Web UI\n\n${NESTED_UI}\n`,
+    };
+    for (const [file, text] of Object.entries(nestedFiles)) {
+      fs.mkdirSync(path.dirname(path.join(monorepo, file)), { recursive: true });
+      fs.writeFileSync(path.join(monorepo, file), text);
+    }
+    run("git", ["init", "-q"], { cwd: monorepo });
+    const nestedFirst = requests.length;
+    mock.expect(
+      answer([
+        applyPatch(
+          "call_ap5",
+          "*** Begin Patch\n*** Add File: src/app.ts\n+export const root = 1;\n*** End Patch\n",
+        ),
+      ]),
+      answer([
+        applyPatch(
+          "call_ap6",
+          "*** Begin Patch\n*** Add File: packages/web/src/app.ts\n+export const web = 1;\n*** End Patch\n",
+        ),
+      ]),
+      answer([say("done")]),
+    );
+    await codexExec(env, monorepo, ["exec", ...base, "add both apps"]);
+    check(
+      count(requests[nestedFirst], NESTED_UI) === 0,
+      "the nested glob rule does not come with the prompt",
+    );
+    check(
+      count(requests[nestedFirst + 1], NESTED_UI) === 0,
+      "nor with src/app.ts at the root, the same path relative to its folder",
+    );
+    check(
+      count(requests[nestedFirst + 2], NESTED_UI) === 1,
+      "it comes with the edit of packages/web/src/app.ts",
+    );
+    check(
+      developerTexts(requests[nestedFirst + 2]).some((t) =>
+        t.includes("[rule-fairy matched: glob on packages/web/src/app.ts]"),
+      ),
+      "the delivery names the edited file below the folder",
+    );
+    check(
+      mock.state.unexpected.length === 0,
+      `no unscripted request in the nested scenario ${JSON.stringify(mock.state.unexpected)}`,
+    );
   } finally {
     await mock.close();
     if (failures > 0 || process.env.RULE_FAIRY_E2E_KEEP) {

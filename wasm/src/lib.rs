@@ -246,6 +246,13 @@ impl Workspace {
         self.inner.failed(kind, path, reason);
     }
 
+    /// The git command `Asks.git` named, run at the root: its exit code
+    /// (`-1` when it could not run, `stderr` saying why) and its output.
+    #[wasm_bindgen(js_name = gitListed)]
+    pub fn git_listed(&mut self, exit_code: i32, stdout: &str, stderr: &str) {
+        self.inner.git_listed(exit_code, stdout, stderr);
+    }
+
     /// Puts a document the rules import; the project does not load again.
     #[wasm_bindgen(js_name = putDocument)]
     pub fn put_document(&mut self, path: &str, bytes: &[u8]) {

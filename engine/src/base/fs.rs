@@ -47,6 +47,16 @@ pub trait FileSource {
             .collect())
     }
 
+    /// Paths below `root`, project-relative, among which the engine finds
+    /// the nested rules folders (behaviour §1.2) named by `folders`
+    /// (`/`-separated, like `.cursor/rules`): a folder itself, or any path
+    /// inside one, as git lists the tree (links not followed, what git
+    /// ignores left out). A source may list more than that. `None` when
+    /// this source cannot tell: then no nested folder is read.
+    fn find_folders(&self, _root: &str, _folders: &[String]) -> Option<io::Result<Vec<String>>> {
+        None
+    }
+
     /// Metadata with links followed; `NotFound` when nothing is there.
     fn stat(&self, path: &str) -> io::Result<Metadata>;
     /// The path with every link resolved, absolute and normalised.
@@ -286,6 +296,21 @@ impl FileSource for MemoryFs {
 
     fn real_path(&self, path: &str) -> io::Result<String> {
         self.resolve(path)
+    }
+
+    /// Every file, directory and link below `root`, as an in-memory tree
+    /// holds them (it knows no `.gitignore`).
+    fn find_folders(&self, root: &str, _folders: &[String]) -> Option<io::Result<Vec<String>>> {
+        let prefix = format!(
+            "{}/",
+            paths::normalize_lexically(root).trim_end_matches('/')
+        );
+        Some(Ok(self
+            .nodes
+            .range(prefix.clone()..)
+            .take_while(|(key, _)| key.starts_with(&prefix))
+            .map(|(key, _)| key[prefix.len()..].to_string())
+            .collect()))
     }
 }
 

@@ -208,6 +208,33 @@ fn in_characters(byte_regex: &str) -> String {
     out
 }
 
+/// A compiled glob of a nested rules folder's rule, anchored at `base`,
+/// the project-relative directory holding the folder (behaviour §1.2):
+/// it matches the paths below `base` the glob matches relative to it. The
+/// base is literal, whatever characters its names hold.
+pub(crate) fn below(base: &str, glob: &Glob) -> Result<Glob, Error> {
+    let mut pattern = String::with_capacity(base.len() + glob.glob().len() + 1);
+    for c in base.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('/');
+    pattern.push_str(glob.glob());
+    // The options `compile` builds with.
+    GlobBuilder::new(&pattern)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .empty_alternates(true)
+        .build()
+        .map_err(|_| {
+            Error::new(ErrorKind::InvalidGlob {
+                glob: pattern.clone(),
+            })
+        })
+}
+
 /// Whether one glob matches one path, both as written (normalised here).
 /// An empty glob or path matches nothing and is never an error.
 #[cfg(test)]

@@ -34,6 +34,8 @@ struct Entry {
     /// Position of the first glob that does not compile, and its error.
     first_invalid: Option<(usize, Error)>,
     conditions: Compiled,
+    /// A nested folder's rule: the directory its globs are relative to.
+    base: Option<String>,
 }
 
 impl Entry {
@@ -43,6 +45,43 @@ impl Entry {
 
     fn match_all(&self) -> bool {
         self.conditions.conditions.match_all
+    }
+
+    /// The glob at `position` as it reads from the project root: a nested
+    /// folder's glob with its base before it.
+    fn shown_glob(&self, position: usize) -> String {
+        let pattern = &self.globs[position].pattern;
+        match &self.base {
+            None => pattern.clone(),
+            Some(base) if pattern.contains('/') || pattern == "**" => format!("{base}/{pattern}"),
+            Some(base) => format!("{base}/**/{pattern}"),
+        }
+    }
+}
+
+/// A rule's globs as the index matches them: a nested folder's always-on
+/// rule holds for every path below its base (behaviour §1.2), as `**`
+/// relative to it, and not at prompts.
+fn scoped_globs(rule: &Rule) -> (Vec<GlobSpec>, bool) {
+    let mut globs = rule.globs.clone();
+    if rule.base.is_none() || !rule.always_apply {
+        return (globs, rule.always_apply);
+    }
+    // `**` always compiles: its line is never quoted.
+    globs.push(GlobSpec {
+        pattern: "**".to_string(),
+        line: 1,
+        from_sequence: false,
+    });
+    (globs, false)
+}
+
+/// Compiles one of a rule's globs, anchored at its base when it has one.
+fn compile_glob(spec: &GlobSpec, base: Option<&str>) -> Result<globset::Glob, Error> {
+    let compiled = glob::compile(&spec.pattern, spec.from_sequence)?;
+    match base {
+        Some(base) => glob::below(base, &compiled),
+        None => Ok(compiled),
     }
 }
 
@@ -189,8 +228,9 @@ impl RuleIndex {
         let mut entries = Vec::with_capacity(rules.len());
         for (index, rule) in rules.iter().enumerate() {
             let mut first_invalid = None;
-            for (position, spec) in rule.globs.iter().enumerate() {
-                match glob::compile(&spec.pattern, spec.from_sequence) {
+            let (globs, always_apply) = scoped_globs(rule);
+            for (position, spec) in globs.iter().enumerate() {
+                match compile_glob(spec, rule.base.as_deref()) {
                     Ok(glob) => {
                         compiled.push(glob);
                         owners.push((index, position));
@@ -211,14 +251,15 @@ impl RuleIndex {
             entries.push(Entry {
                 name: rule.name.clone(),
                 path: rule.path.clone(),
-                always_apply: rule.always_apply,
-                globs: rule.globs.clone(),
+                always_apply,
+                globs,
                 trigger: rule
                     .trigger
                     .as_ref()
                     .map(|t| (ids(&t.any_of), ids(&t.requires))),
                 first_invalid,
                 conditions: Compiled::new(&rule.conditions),
+                base: rule.base.clone(),
             });
         }
         let contents = ContentIndex::new(
@@ -454,7 +495,7 @@ impl RuleIndex {
                 });
                 if let Some(position) = glob_held {
                     result.rules[at].hits.push(GlobHit {
-                        glob: entry.globs[position].pattern.clone(),
+                        glob: entry.shown_glob(position),
                         path: path.clone(),
                         at: path_index,
                     });
@@ -766,6 +807,74 @@ mod tests {
         assert_eq!(index.invalid_globs().count(), 1);
         // Prompts never touch globs.
         assert!(index.match_prompt("anything").is_empty());
+    }
+
+    fn nested(name: &str, base: &str, text: &str) -> Rule {
+        Rule {
+            base: Some(base.to_string()),
+            ..Rule::parse(name, &format!("/p/{name}"), text)
+        }
+    }
+
+    #[test]
+    fn a_nested_rule_matches_below_its_base() {
+        let index = RuleIndex::build(&[
+            nested(
+                "packages/web/.cursor/rules/ui.mdc",
+                "packages/web",
+                "---\nglobs: src/**, *.css\n---\n",
+            ),
+            nested(
+                "w[1]/.cursor/rules/odd.mdc",
+                "w[1]",
+                "---\nglobs: a/*.ts\n---\n",
+            ),
+        ]);
+        let names = |path: &str| path_names(&index, &[path]);
+        assert_eq!(
+            names("packages/web/src/x.ts"),
+            vec!["packages/web/.cursor/rules/ui.mdc"]
+        );
+        assert_eq!(names("packages/web/deep/a.css").len(), 1);
+        assert!(names("src/x.ts").is_empty());
+        assert!(names("packages/api/src/x.ts").is_empty());
+        assert!(names("packages/web/lib/src/x.ts").is_empty());
+        // The base is literal: `[1]` is no character class.
+        assert_eq!(names("w[1]/a/b.ts").len(), 1);
+        assert!(names("w1/a/b.ts").is_empty());
+        let hits = &index.match_paths(&["packages/web/a.css"]).rules[0].hits;
+        assert_eq!(hits[0].glob, "packages/web/**/*.css");
+        assert!(index.glob_reaches("packages/web/src/y.ts") && !index.glob_reaches("src/y.ts"));
+    }
+
+    #[test]
+    fn a_nested_always_on_rule_comes_with_paths_below_its_base_not_prompts() {
+        let index = RuleIndex::build(&[
+            nested(
+                "packages/web/.cursor/rules/base.mdc",
+                "packages/web",
+                "---\nalwaysApply: true\n---\n",
+            ),
+            nested(
+                "packages/web/.cursor/rules/words.mdc",
+                "packages/web",
+                "---\nalwaysApply: true\npromptAnyOf: widget\n---\n",
+            ),
+        ]);
+        assert!(prompt_names(&index, "hello").is_empty());
+        assert_eq!(
+            prompt_names(&index, "a widget"),
+            vec![(
+                "packages/web/.cursor/rules/words.mdc".into(),
+                false,
+                vec!["widget".into()]
+            )]
+        );
+        let matches = index.match_paths(&["packages/web/README.md"]);
+        assert_eq!(matches.rules.len(), 2);
+        assert_eq!(matches.rules[0].hits[0].glob, "packages/web/**");
+        assert!(path_names(&index, &["packages/webby/x"]).is_empty());
+        assert!(path_names(&index, &["README.md"]).is_empty());
     }
 
     #[test]

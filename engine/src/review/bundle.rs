@@ -103,7 +103,9 @@ pub fn build<S: AsRef<str>>(
         .rules
         .rules
         .iter()
-        .filter(|rule| rule.always_apply)
+        // A nested folder's always-on rule comes with the changes below
+        // its base, which the path matches found (behaviour §2.3).
+        .filter(|rule| rule.always_apply && rule.base.is_none())
         .map(|rule| rule.name.clone())
         .chain(matches.rules.iter().map(|m| m.name.clone()))
         .collect();
@@ -269,8 +271,10 @@ fn documentation_label(heading: &str) -> String {
 /// ```
 pub fn scope_line(rule: &Rule, matched: &[&str]) -> String {
     let mut parts = Vec::new();
-    if rule.always_apply {
-        parts.push("applies everywhere (alwaysApply)".to_string());
+    match (&rule.base, rule.always_apply) {
+        (None, true) => parts.push("applies everywhere (alwaysApply)".to_string()),
+        (Some(base), true) => parts.push(format!("applies below `{base}` (alwaysApply)")),
+        (_, false) => {}
     }
     if !rule.globs.is_empty() {
         let globs: Vec<&str> = rule.globs.iter().map(|g| g.pattern.as_str()).collect();
@@ -415,6 +419,32 @@ mod tests {
             !bundle.text.contains("# Model only"),
             "a review has no model"
         );
+    }
+
+    #[test]
+    fn a_nested_always_on_rule_joins_a_review_of_changes_below_its_base() {
+        let mut fs = MemoryFs::new();
+        fs.add_dir("/p/.git")
+            .add_file(
+                "/p/packages/web/.cursor/rules/web.mdc",
+                "---\nalwaysApply: true\n---\n# Web always",
+            )
+            .add_file(
+                "/p/.cursor/rules/base.mdc",
+                "---\nalwaysApply: true\n---\n# Base",
+            );
+        let root_only = build_for(&fs, &["src/a.ts"]);
+        assert!(root_only.text.contains("# Base"));
+        assert!(
+            !root_only.text.contains("# Web always"),
+            "{}",
+            root_only.text
+        );
+        let below = build_for(&fs, &["packages/web/src/a.ts"]);
+        assert!(below.text.contains("# Web always"), "{}", below.text);
+        assert!(below
+            .text
+            .contains("applies below `packages/web` (alwaysApply)"));
     }
 
     const GUIDE: &str = "# Guide\n\nDeveloper context.\n\n## Agent checks\n\n\

@@ -1,6 +1,7 @@
 //! Which files are rules, and their names (behaviour §1.2): every file below
 //! a configured directory whose name ends with a configured extension, named
-//! by its path relative to that directory.
+//! by its path relative to that directory; and below a nested rules folder
+//! (`rules/nested`), named by its path relative to the project.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -13,6 +14,7 @@ use crate::base::fs::{FileSource, Kind};
 use crate::base::paths;
 use crate::config::formats::{self, Format};
 use crate::config::RulesSource;
+use crate::rules::nested::{self, folder_owner, NESTED_DEPTH};
 use crate::rules::rule::Rule;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +22,9 @@ pub struct RuleFile {
     pub name: String,
     pub path: String,
     pub format: Format,
+    /// The directory holding its nested rules folder, project-relative;
+    /// `None` for the project's own rules directories.
+    pub base: Option<String>,
 }
 
 /// The rule files found, and what could not be walked.
@@ -59,20 +64,54 @@ pub(crate) fn list_rule_files(fs: &dyn FileSource, source: &RulesSource) -> Resu
 }
 
 /// One directory to walk and which files in it are rules.
+#[derive(Clone)]
 struct Walk<'a> {
-    dir: &'a str,
+    dir: String,
     format: Format,
     suffixes: Vec<&'a str>,
     skip_hidden: bool,
     may_be_file: bool,
     /// Which paths below the folder may hold rules (formats::Layout).
     holds: fn(&str) -> bool,
+    /// Set for a nested rules folder.
+    nested: Option<Nested>,
+}
+
+/// A nested rules folder (behaviour §1.2): its project-relative path,
+/// which starts its rules' names, and the directory holding it, which
+/// their globs are relative to.
+#[derive(Clone)]
+struct Nested {
+    folder: String,
+    base: String,
 }
 
 impl Walk<'_> {
     fn takes(&self, name: &str) -> bool {
         !(self.skip_hidden && name.starts_with('.'))
             && self.suffixes.iter().any(|suffix| name.ends_with(suffix))
+    }
+
+    /// The name of the rule at `rel` below the directory: for a nested
+    /// folder, its path relative to the project, so it never equals the
+    /// name of a rule at the root (whose walks do not enter such folders).
+    fn name(&self, rel: &str) -> String {
+        match &self.nested {
+            Some(nested) => format!("{}/{rel}", nested.folder),
+            None => rel.to_string(),
+        }
+    }
+
+    /// The name of the rule the location itself is, when it is one file.
+    fn file_name(&self) -> String {
+        match &self.nested {
+            Some(nested) => nested.folder.clone(),
+            None => paths::file_name(&self.dir).to_string(),
+        }
+    }
+
+    fn base(&self) -> Option<String> {
+        self.nested.as_ref().map(|nested| nested.base.clone())
     }
 }
 
@@ -118,10 +157,12 @@ impl<'a> Bounds<'a> {
     fn admits(&self, real: &str) -> bool {
         self.project.admits(real)
             || self
-                .checkout
-                .get_or_init(|| self.find_checkout())
-                .as_ref()
+                .checkout()
                 .is_some_and(|checkout| checkout.admits(real))
+    }
+
+    fn checkout(&self) -> Option<&Containment> {
+        self.checkout.get_or_init(|| self.find_checkout()).as_ref()
     }
 
     /// The nearest directory from the real root upwards holding `.git`.
@@ -160,12 +201,13 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
         .dirs
         .iter()
         .map(|dir| Walk {
-            dir,
+            dir: dir.clone(),
             format: Format::Cursor,
             suffixes: source.extensions.iter().map(String::as_str).collect(),
             skip_hidden: false,
             may_be_file: false,
             holds: anywhere,
+            nested: None,
         })
         .collect();
     // The legacy one-file rules at the root: `.cursorrules` with Cursor's
@@ -201,40 +243,46 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             .find(|l| l.format == *format)
             .expect("listed above");
         walks.push(Walk {
-            dir,
+            dir: dir.clone(),
             format: *format,
             suffixes: layout.suffixes.to_vec(),
             skip_hidden: layout.skip_hidden,
             may_be_file: layout.may_be_file,
             holds: layout.holds,
+            nested: None,
         });
     }
     for (format, path) in &legacy_paths {
         // One file, never a folder: no suffix is taken below it.
         walks.push(Walk {
-            dir: path,
+            dir: path.clone(),
             format: *format,
             suffixes: Vec::new(),
             skip_hidden: false,
             may_be_file: true,
             holds: anywhere,
+            nested: None,
         });
     }
     let mut listing = Listing::default();
     let mut homes: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let bounds = Bounds::new(fs, &source.root);
+    let root = paths::normalize_lexically(&source.root);
+    let folders = folder_names(source);
+    let nested = nested_walks(fs, &root, &bounds, &walks, &folders, &mut listing.findings);
+    walks.extend(nested);
     for walk in &walks {
         let mut found = Vec::new();
-        let meta = fs.stat(walk.dir);
+        let meta = fs.stat(&walk.dir);
         let real = match &meta {
-            Ok(_) => fs.real_path(walk.dir).ok(),
+            Ok(_) => fs.real_path(&walk.dir).ok(),
             Err(_) => None,
         };
         if let (Ok(meta), Some(real)) = (&meta, &real) {
             if !bounds.admits(real) {
                 let dir = meta.kind == Kind::Dir;
                 if dir || walk.may_be_file {
-                    listing.findings.push(outside(walk.dir, dir));
+                    listing.findings.push(outside(&walk.dir, dir));
                 }
                 continue;
             }
@@ -242,24 +290,25 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
         match meta {
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
             Err(e) => listing.findings.push(Finding::error(
-                Place::file(walk.dir),
+                Place::file(&walk.dir),
                 format!("Cannot read the rules directory: {e}"),
             )),
             Ok(meta) if meta.kind == Kind::Other && walk.may_be_file => {
-                listing.findings.push(not_regular(walk.dir));
+                listing.findings.push(not_regular(&walk.dir));
             }
             Ok(meta) if meta.kind == Kind::File && walk.may_be_file => {
                 found.push(RuleFile {
-                    name: paths::file_name(walk.dir).to_string(),
-                    path: walk.dir.to_string(),
+                    name: walk.file_name(),
+                    path: walk.dir.clone(),
                     format: walk.format,
+                    base: walk.base(),
                 });
             }
             // A legacy file that is a directory holds no rule.
             Ok(_) if walk.may_be_file && walk.suffixes.is_empty() => {}
             Ok(meta) if meta.kind != Kind::Dir => listing.findings.push(
                 Finding::error(
-                    Place::file(walk.dir),
+                    Place::file(&walk.dir),
                     "The rules directory is not a directory, so no rule in it can be read",
                 )
                 .with_hint(
@@ -267,15 +316,17 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
                 ),
             ),
             Ok(_) => {
-                let mut ancestors = vec![real.unwrap_or_else(|| walk.dir.to_string())];
+                let mut ancestors = vec![real.unwrap_or_else(|| walk.dir.clone())];
                 let mut walker = Walker {
                     fs,
                     walk,
                     bounds: &bounds,
+                    root: &root,
+                    folders: &folders,
                     found: &mut found,
                     findings: &mut listing.findings,
                 };
-                walker.dir(walk.dir, "", &mut ancestors);
+                walker.dir(&walk.dir, "", &mut ancestors);
             }
         }
         for file in found {
@@ -304,16 +355,104 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
     (listing, Some(error))
 }
 
+/// The folders a format keeps at any depth among a source's rules
+/// directories (`.cursor/rules`, `.claude/rules`, ...), project-relative.
+pub(crate) fn folder_names(source: &RulesSource) -> Vec<String> {
+    let root = paths::normalize_lexically(&source.root);
+    let mut folders: Vec<String> = Vec::new();
+    let mut add = |dir: &str| {
+        if nested::nestable(dir) && !folders.iter().any(|known| known == dir) {
+            folders.push(dir.to_string());
+        }
+    };
+    for dir in &source.dirs {
+        add(paths::strip_base(dir, &root).unwrap_or_default());
+    }
+    for layout in formats::LAYOUTS {
+        if source.formats.contains(&layout.format) {
+            add(layout.dir);
+        }
+    }
+    folders
+}
+
+/// The walks of the nested rules folders below the project (behaviour
+/// §1.2), each like the project's own folder of its kind: looked for only
+/// inside a git checkout, among the paths the file source lists as git
+/// sees the tree.
+fn nested_walks<'a>(
+    fs: &dyn FileSource,
+    root: &str,
+    bounds: &Bounds,
+    walks: &[Walk<'a>],
+    folders: &[String],
+    findings: &mut Vec<Finding>,
+) -> Vec<Walk<'a>> {
+    if folders.is_empty() || bounds.checkout().is_none() {
+        return Vec::new();
+    }
+    let Some(found) = fs.find_folders(root, folders) else {
+        return Vec::new();
+    };
+    let found = match found {
+        Ok(listing) => nested::folders_in_listing(&listing, folders),
+        Err(e) => {
+            findings.push(Finding::warning(
+                Place::file(root),
+                format!("Nested rule folders were not looked for: {e}"),
+            ));
+            return Vec::new();
+        }
+    };
+    found
+        .into_iter()
+        .filter_map(|folder| {
+            let owner = folder_owner(&folder, folders)?;
+            if owner.is_empty() || owner.split('/').count() > NESTED_DEPTH {
+                return None;
+            }
+            let dir = paths::join(root, &folder);
+            // A folder `:rules :dirs` names is read at its place already.
+            if walks.iter().any(|walk| walk.dir == dir) {
+                return None;
+            }
+            let kind = &folder[owner.len() + 1..];
+            let like = walks
+                .iter()
+                .find(|walk| paths::strip_base(&walk.dir, root) == Some(kind))?;
+            Some(Walk {
+                dir,
+                nested: Some(Nested {
+                    base: owner.to_string(),
+                    folder: folder.clone(),
+                }),
+                ..like.clone()
+            })
+        })
+        .collect()
+}
+
 /// One rules directory's walk in progress.
 struct Walker<'w, 'a> {
     fs: &'a dyn FileSource,
     walk: &'w Walk<'a>,
     bounds: &'w Bounds<'a>,
+    /// The project root, normalised, and the folders a format keeps at
+    /// any depth: a walk does not enter one (it is walked as its own).
+    root: &'w str,
+    folders: &'w [String],
     found: &'w mut Vec<RuleFile>,
     findings: &'w mut Vec<Finding>,
 }
 
 impl Walker<'_, '_> {
+    /// Whether `path`, met below a rules directory, is a rules folder of
+    /// its own: walked as a nested folder, never as part of this one.
+    fn is_folder(&self, path: &str) -> bool {
+        paths::strip_base(path, self.root)
+            .is_some_and(|rel| folder_owner(rel, self.folders).is_some())
+    }
+
     /// Lists `dir` (named `prefix` below the rules directory) and goes on
     /// below it; `ancestors` are the real paths of it and those above it.
     fn dir(&mut self, dir: &str, prefix: &str, ancestors: &mut Vec<String>) {
@@ -373,6 +512,9 @@ impl Walker<'_, '_> {
                         );
                         continue;
                     }
+                    if self.is_folder(&path) {
+                        continue;
+                    }
                     // `ancestors` holds this directory and those above it: one
                     // more level is listed only within the depth policy.
                     if ancestors.len() > MAX_DEPTH {
@@ -385,9 +527,10 @@ impl Walker<'_, '_> {
                 Ok(Kind::File) => {
                     if self.walk.takes(&name) && (self.walk.holds)(&rel) {
                         self.found.push(RuleFile {
-                            name: rel,
+                            name: self.walk.name(&rel),
                             path,
                             format: self.walk.format,
+                            base: self.walk.base(),
                         });
                     }
                 }
@@ -438,7 +581,10 @@ impl RuleSet {
                 })
                 .and_then(|bytes| Rule::from_bytes_as(file.format, &file.name, &file.path, &bytes));
             match read {
-                Ok(rule) => set.rules.push(rule),
+                Ok(mut rule) => {
+                    rule.base = file.base;
+                    set.rules.push(rule);
+                }
                 Err(e) => set
                     .findings
                     .push(Finding::from_error(&e, &Place::file(&file.path))),
@@ -695,6 +841,113 @@ mod tests {
             set.findings[0].place,
             Place::line("/p/.cursor/rules/bad.mdc", 1)
         );
+    }
+
+    /// A checkout at `/p` with a root rule and nested folders.
+    fn monorepo() -> MemoryFs {
+        let mut fs = MemoryFs::new();
+        fs.add_dir("/p/.git")
+            .add_file(
+                "/p/.cursor/rules/base.mdc",
+                "---\nalwaysApply: true\n---\n# Base",
+            )
+            // A root rule whose name reads like a nested one's.
+            .add_file("/p/.cursor/rules/packages/web/ui.mdc", "# Root UI")
+            .add_file(
+                "/p/packages/web/.cursor/rules/ui.mdc",
+                "---\nglobs: src/**\n---\n# Web UI",
+            )
+            .add_file("/p/packages/web/.cursor/rules/notes.txt", "not a rule")
+            .add_file("/p/packages/api/.claude/rules/db.md", "# Db")
+            .add_file("/p/node_modules/dep/.cursor/rules/dep.mdc", "# Dep");
+        fs
+    }
+
+    #[test]
+    fn nested_folders_are_sources_named_from_the_project() {
+        let fs = monorepo();
+        let set = RuleSet::load(&fs, &source(&fs, "")).unwrap();
+        assert_eq!(
+            set.names(),
+            vec![
+                "base.mdc",
+                "packages/web/.cursor/rules/ui.mdc",
+                "packages/web/ui.mdc"
+            ]
+        );
+        let ui = set.get("packages/web/.cursor/rules/ui.mdc").unwrap();
+        assert_eq!(ui.base.as_deref(), Some("packages/web"));
+        assert_eq!(ui.path, "/p/packages/web/.cursor/rules/ui.mdc");
+        assert_eq!(set.get("packages/web/ui.mdc").unwrap().base, None);
+        assert!(set.findings.is_empty(), "{:?}", set.findings);
+        // A format's folder is nested only when the format is on.
+        let set = RuleSet::load(&fs, &source(&fs, "{:formats [:claude]}")).unwrap();
+        let db = set.get("packages/api/.claude/rules/db.md").unwrap();
+        assert_eq!(
+            (db.base.as_deref(), db.format),
+            (Some("packages/api"), Format::Claude)
+        );
+    }
+
+    #[test]
+    fn nested_folders_are_looked_for_only_in_a_checkout() {
+        let mut fs = monorepo();
+        fs.remove("/p/.git");
+        let set = RuleSet::load(&fs, &source(&fs, "")).unwrap();
+        assert_eq!(set.names(), vec!["base.mdc", "packages/web/ui.mdc"]);
+    }
+
+    #[test]
+    fn a_folder_inside_a_rules_folder_is_its_own() {
+        // The root walk does not enter it, so no root name holds a folder.
+        let mut fs = monorepo();
+        fs.add_file("/p/.cursor/rules/team/.cursor/rules/t.mdc", "# T");
+        let set = RuleSet::load(&fs, &source(&fs, "")).unwrap();
+        let t = set.get(".cursor/rules/team/.cursor/rules/t.mdc").unwrap();
+        assert_eq!(t.base.as_deref(), Some(".cursor/rules/team"));
+        assert!(set.get("team/.cursor/rules/t.mdc").is_none());
+        // Outside a checkout it is read by no one.
+        fs.remove("/p/.git");
+        let set = RuleSet::load(&fs, &source(&fs, "")).unwrap();
+        assert!(set.names().iter().all(|name| !name.ends_with("t.mdc")));
+    }
+
+    #[test]
+    fn a_nested_folder_that_loops_or_leads_out_is_a_finding() {
+        let mut fs = monorepo();
+        fs.add_file("/outside/rules/o.mdc", "# Outside")
+            .add_link("/p/packages/out/.cursor/rules", "/outside/rules")
+            .add_link("/p/packages/loop/.cursor/rules", "..")
+            .add_link(
+                "/p/packages/self/.cursor/rules",
+                "/p/packages/self/.cursor/rules",
+            );
+        let set = RuleSet::load(&fs, &source(&fs, "")).unwrap();
+        assert_eq!(
+            set.names(),
+            vec![
+                "base.mdc",
+                "packages/web/.cursor/rules/ui.mdc",
+                "packages/web/ui.mdc"
+            ]
+        );
+        let at = |path: &str| {
+            set.findings
+                .iter()
+                .find(|f| f.place.file == path)
+                .unwrap_or_else(|| panic!("no finding at {path}: {:?}", set.findings))
+        };
+        assert_eq!(
+            at("/p/packages/out/.cursor/rules").message,
+            "Links outside the project, so no rule below it is read"
+        );
+        assert!(at("/p/packages/loop/.cursor/rules/.cursor/rules")
+            .message
+            .starts_with("Symbolic link loop"));
+        assert!(at("/p/packages/self/.cursor/rules")
+            .message
+            .starts_with("Cannot read the rules directory"));
+        assert_eq!(set.findings.len(), 3, "{:?}", set.findings);
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub(crate) mod conditions;
 pub(crate) mod discovery;
 pub(crate) mod instructions;
 pub(crate) mod reach;
+pub mod nested;
 pub(crate) mod rule;
 pub(crate) mod steps;
 pub(crate) mod triggers;

@@ -54,6 +54,12 @@ pub struct Rule {
     /// `.clinerules/workflows/`, Windsurf's `trigger: manual`. Such a rule
     /// has no trigger of its own and is not offered to the model.
     pub mention_only: bool,
+    /// For a rule of a nested rules folder (behaviour §1.2), the directory
+    /// holding that folder, project-relative (`packages/web` for
+    /// `packages/web/.cursor/rules/ui.mdc`): its globs match paths below
+    /// it, and its always-on part holds for paths below it. `None` for the
+    /// project's own rules directories.
+    pub base: Option<String>,
 }
 
 /// Frontmatter keys whose values are globs: Cursor's `globs`, and Claude
@@ -168,6 +174,7 @@ impl Rule {
             conditions,
             format,
             mention_only,
+            base: None,
         }
     }
 

@@ -12,7 +12,10 @@
 //! The answers keep what makes a stepped host cheap across events: each
 //! refresh asks again, in its first round, for every listing and stat the
 //! last walk used, and a file is read again only when its size or time
-//! changed since it was read.
+//! changed since it was read. Where nested rules folders are (behaviour
+//! §1.2) is asked of git once, and again only when an event may have
+//! moved one ([`HostAnswers::forget_folders`]): listing the whole tree on
+//! every event would cost more than everything else a delivery does.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -23,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::base::contain::MAX_READ_BYTES;
 use crate::base::fs::{FileSource, Kind, Metadata};
 use crate::base::paths;
+use crate::rules::nested;
 
 /// What the walk asks a host to do with a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
@@ -48,12 +52,15 @@ pub struct Asks {
     pub stat: Vec<String>,
     /// Files to read.
     pub read: Vec<String>,
+    /// A git command to run at the project root, its output handed back
+    /// whole (where the nested rules folders are); empty when none.
+    pub git: Vec<String>,
 }
 
 impl Asks {
     /// Whether the walk needs nothing more.
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty() && self.stat.is_empty() && self.read.is_empty()
+        self.list.is_empty() && self.stat.is_empty() && self.read.is_empty() && self.git.is_empty()
     }
 
     /// Every ask, with its kind.
@@ -204,6 +211,15 @@ impl Slot {
     }
 }
 
+/// Where git says the nested rules folders are, for the folder names it
+/// was asked about; or why it could not say.
+#[derive(Debug, Clone, PartialEq)]
+struct Folders {
+    names: Vec<String>,
+    /// The paths git listed.
+    found: Result<Vec<String>, String>,
+}
+
 /// The host's answers for one project, kept across refreshes; the walk
 /// reads them as a [`FileSource`] and notes what they lack.
 #[derive(Debug, Default)]
@@ -211,6 +227,10 @@ pub(crate) struct HostAnswers {
     root: String,
     real_root: String,
     slots: BTreeMap<String, Slot>,
+    /// Git's answer on the nested folders, kept until forgotten.
+    folders: Option<Folders>,
+    /// The folder names the last run of the walk asked git about.
+    folders_asked: RefCell<Option<Vec<String>>>,
     /// The listings and stats of the last refresh that ran through.
     previous: BTreeMap<String, Slot>,
     /// Whether a file was read since the refresh began.
@@ -308,10 +328,40 @@ impl HostAnswers {
         }
     }
 
+    /// The host ran [`Asks::git`]: its exit code (`-1` when it could not
+    /// run at all, `stderr` saying why) and what it printed.
+    pub(crate) fn git_listed(&mut self, exit_code: i32, stdout: &str, stderr: &str) {
+        let Some(names) = self.folders_asked.borrow_mut().take() else {
+            return;
+        };
+        let found = match exit_code {
+            0 => Ok(stdout
+                .split('\0')
+                .filter(|path| !path.is_empty())
+                .map(str::to_string)
+                .collect()),
+            -1 => Err(format!("git could not run: {}", stderr.trim())),
+            code => Err(format!(
+                "git ls-files failed (exit {code}): {}",
+                stderr.trim()
+            )),
+        };
+        if differs(&self.folders, &names, &found) {
+            self.read_since = true;
+        }
+        self.folders = Some(Folders { names, found });
+    }
+
+    /// Makes the next refresh ask git again where the nested folders are.
+    pub(crate) fn forget_folders(&mut self) {
+        self.folders = None;
+    }
+
     /// Before the walk runs again over the answers.
     pub(crate) fn replay(&self) {
         self.asked.borrow_mut().clear();
         self.used.borrow_mut().clear();
+        self.folders_asked.borrow_mut().take();
     }
 
     /// What the last run of the walk needed and did not have.
@@ -326,6 +376,9 @@ impl HostAnswers {
                 AskKind::Stat => asks.stat.push(path),
                 AskKind::Read => asks.read.push(path),
             }
+        }
+        if let Some(names) = self.folders_asked.borrow().as_deref() {
+            asks.git = nested::git_arguments(names);
         }
         asks
     }
@@ -422,7 +475,31 @@ impl HostAnswers {
     }
 }
 
+/// Whether git's new answer differs from the one it replaces, so the
+/// project loads again.
+fn differs(
+    before: &Option<Folders>,
+    names: &[String],
+    found: &Result<Vec<String>, String>,
+) -> bool {
+    before
+        .as_ref()
+        .is_none_or(|before| before.names != names || before.found != *found)
+}
+
 impl FileSource for HostAnswers {
+    fn find_folders(&self, _root: &str, folders: &[String]) -> Option<io::Result<Vec<String>>> {
+        match &self.folders {
+            Some(answer) if answer.names == folders => {
+                Some(answer.found.clone().map_err(io::Error::other))
+            }
+            _ => {
+                *self.folders_asked.borrow_mut() = Some(folders.to_vec());
+                Some(Err(not_yet()))
+            }
+        }
+    }
+
     fn read(&self, path: &str) -> io::Result<Vec<u8>> {
         let Some(stamp) = self.stamp(path)? else {
             return Err(io::Error::other(format!("not a regular file: {path}")));
@@ -505,8 +582,18 @@ impl FileSource for HostAnswers {
 }
 
 /// Answers every ask from `fs`, as a host would: the synchronous driver of
-/// the steps, for tests and for hosts that can read files directly.
+/// the steps, for tests and for hosts that can read files directly. Git's
+/// listing is played by the file source's finder.
 pub(crate) fn answer_from(answers: &mut HostAnswers, fs: &dyn FileSource, asks: &Asks) {
+    if !asks.git.is_empty() {
+        let names = answers.folders_asked.borrow().clone().unwrap_or_default();
+        let root = answers.root.clone();
+        match fs.find_folders(&root, &names) {
+            Some(Ok(listing)) => answers.git_listed(0, &listing.join("\0"), ""),
+            Some(Err(e)) => answers.git_listed(128, "", &e.to_string()),
+            None => answers.git_listed(0, "", ""),
+        }
+    }
     for (kind, path) in asks.iter() {
         let answered = match kind {
             AskKind::List => fs.list_kinds(path).and_then(|entries| {

@@ -28,7 +28,8 @@ use crate::matching::event::{Event, EventKind, Query};
 use crate::matching::facts::{project_markers, project_tags, wanted_facts, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
 use crate::render::import_paths::imported_documents;
-use crate::rules::discovery::{list_rule_files, RuleSet};
+use crate::rules::discovery::{folder_names, list_rule_files, RuleSet};
+use crate::rules::nested::may_move_folders;
 use crate::rules::steps::{AskKind, Asks, HostAnswers, HostEntry, HostStat};
 
 /// One event as the mod gathered it: the wire form of an [`Event`] and
@@ -175,9 +176,10 @@ pub struct ClaudeWorkspace {
 
 /// How many rounds one refresh may take: a round per directory level
 /// (at most [`MAX_DEPTH`](crate::rules::discovery::MAX_DEPTH) below a
-/// rules directory), and a few for the configuration, the links and the
-/// reads. A host that keeps answering with more to ask stops here.
-const MAX_ROUNDS: usize = 2 * crate::rules::discovery::MAX_DEPTH + 8;
+/// rules directory), and a few for the configuration, the checkout, git's
+/// listing of the nested folders, the links and the reads. A host that
+/// keeps answering with more to ask stops here.
+const MAX_ROUNDS: usize = 2 * crate::rules::discovery::MAX_DEPTH + 10;
 
 impl ClaudeWorkspace {
     /// An empty snapshot of the project at `root` (absolute, normalised),
@@ -258,6 +260,13 @@ impl ClaudeWorkspace {
     /// The host could not do what it was asked; `reason` in its words.
     pub fn failed(&mut self, kind: AskKind, path: &str, reason: &str) {
         self.answers.failed(kind, path, reason);
+    }
+
+    /// The host ran the git command [`Asks::git`] named, at the root:
+    /// its exit code (`-1` when it could not run, `stderr` saying why)
+    /// and its output.
+    pub fn git_listed(&mut self, exit_code: i32, stdout: &str, stderr: &str) {
+        self.answers.git_listed(exit_code, stdout, stderr);
     }
 
     /// A refresh driven to its end from `fs`, answering every ask at once
@@ -646,6 +655,16 @@ impl ClaudeWorkspace {
         let query = query(project, &event, &facts, &request.contents);
         let mut outcome = decide(&self.fs, project, &query, state, circumstances);
         outcome.entries.extend(problems);
+        // A rules folder may have come or gone, or what git ignores
+        // changed: the next refresh asks git again (behaviour §1.2).
+        let folders = folder_names(&project.source);
+        if event
+            .matched_paths()
+            .iter()
+            .any(|path| may_move_folders(path, &folders))
+        {
+            self.answers.forget_folders();
+        }
         let changed = outcome.state != saved;
         respond(outcome, changed.then_some(request.now))
     }
@@ -967,6 +986,160 @@ mod tests {
         assert!(after
             .iter()
             .all(|r| r.list.iter().all(|d| !d.contains("deep"))));
+    }
+
+    /// A checkout with a root rule and a nested folder with a glob rule
+    /// and an always-on rule.
+    fn monorepo() -> MemoryFs {
+        let mut fs = MemoryFs::new();
+        fs.add_dir("/p/.git")
+            .add_file(
+                "/p/.cursor/rules/base.mdc",
+                "---\nalwaysApply: true\n---\n# Base",
+            )
+            .add_file(
+                "/p/packages/web/.cursor/rules/ui.mdc",
+                "---\nglobs: src/**\n---\n# Web UI",
+            )
+            .add_file(
+                "/p/packages/web/.cursor/rules/web.mdc",
+                "---\nalwaysApply: true\n---\n# Web always",
+            )
+            .add_file("/p/packages/web/src/a.ts", "")
+            .add_file("/outside/rules/o.mdc", "# Outside")
+            .add_link("/p/packages/out/.cursor/rules", "/outside/rules")
+            .add_link("/p/packages/loop/.cursor/rules", "..");
+        fs
+    }
+
+    #[test]
+    fn nested_folders_are_asked_of_git_once_and_after_an_edit_in_one() {
+        let fs = monorepo();
+        let mut ws = ClaudeWorkspace::new("/p", "/p");
+        let first = rounds(&mut ws, &fs);
+        let gits: Vec<&Vec<String>> = first
+            .iter()
+            .map(|r| &r.git)
+            .filter(|g| !g.is_empty())
+            .collect();
+        assert_eq!(gits.len(), 1, "{first:?}");
+        assert_eq!(gits[0][..2], ["git".to_string(), "ls-files".to_string()]);
+        // The same rules and findings as the walk over the files directly.
+        let native = Project::load(&fs, "/p").unwrap();
+        let stepped = ws.project().unwrap();
+        assert_eq!(stepped.rules.names(), native.rules.names());
+        assert_eq!(stepped.rules.findings, native.rules.findings);
+        assert_eq!(
+            native.rules.findings.len(),
+            2,
+            "{:?}",
+            native.rules.findings
+        );
+        assert_eq!(
+            native.rules.names(),
+            vec![
+                "base.mdc",
+                "packages/web/.cursor/rules/ui.mdc",
+                "packages/web/.cursor/rules/web.mdc"
+            ]
+        );
+        // Later events list the folders again, and ask git nothing.
+        let again = rounds(&mut ws, &fs);
+        assert_eq!(again.len(), 1, "{again:?}");
+        assert!(again[0].git.is_empty());
+        assert!(again[0]
+            .list
+            .contains(&"/p/packages/web/.cursor/rules".to_string()));
+        // An edit inside a rules folder: the next refresh asks git again.
+        ws.decide(&edit("/p/packages/api/.cursor/rules/new.mdc", 1, ""));
+        let after = rounds(&mut ws, &fs);
+        assert_eq!(after.iter().filter(|r| !r.git.is_empty()).count(), 1);
+    }
+
+    #[test]
+    fn a_folder_made_during_the_session_is_found_after_an_edit_in_it() {
+        let mut fs = monorepo();
+        let mut ws = ClaudeWorkspace::new("/p", "/p");
+        ws.refresh_from(&fs);
+        ws.decide(&prompt("hello", 1_000, ""));
+        fs.add_file(
+            "/p/packages/api/.cursor/rules/api.mdc",
+            "---\nglobs: **/*\n---\n# Api",
+        );
+        ws.refresh_from(&fs);
+        ws.decide(&edit("/p/packages/api/.cursor/rules/api.mdc", 2_000, ""));
+        let asks = rounds(&mut ws, &fs);
+        assert_eq!(
+            asks.iter().filter(|r| !r.git.is_empty()).count(),
+            1,
+            "{asks:?}"
+        );
+        let response = ws.decide(&edit("/p/packages/api/x.ts", 3_000, ""));
+        assert_eq!(
+            response.delivered,
+            vec!["packages/api/.cursor/rules/api.mdc"]
+        );
+    }
+
+    #[test]
+    fn a_nested_folders_rules_come_with_the_first_touch_below_it() {
+        let fs = monorepo();
+        let mut ws = ClaudeWorkspace::new("/p", "/p");
+        ws.refresh_from(&fs);
+        let first = ws.decide(&prompt("hello", 1_000, ""));
+        let text = first.entries.join("\n");
+        assert!(text.contains("[rule-fairy injected: base.mdc]"), "{text}");
+        assert!(!text.contains("Web"), "{text}");
+        // The same relative path at the root: nothing of the folder.
+        let state = saved(&first);
+        assert!(ws
+            .decide(&edit("/p/src/a.ts", 2_000, &state))
+            .entries
+            .is_empty());
+        let below = ws.decide(&edit("/p/packages/web/src/a.ts", 3_000, &state));
+        assert_eq!(
+            below.delivered,
+            vec![
+                "packages/web/.cursor/rules/ui.mdc",
+                "packages/web/.cursor/rules/web.mdc"
+            ]
+        );
+        let text = below.entries.join("\n");
+        assert!(
+            text.contains("[rule-fairy matched: glob on packages/web/src/a.ts]"),
+            "{text}"
+        );
+        // Held: a second touch below the folder brings nothing again.
+        let state = saved(&below);
+        let second = ws.decide(&edit("/p/packages/web/README.md", 4_000, &state));
+        assert!(second.entries.is_empty(), "{:?}", second.entries);
+    }
+
+    #[test]
+    fn git_that_fails_is_a_warning_and_the_root_rules_still_come() {
+        let fs = monorepo();
+        let mut ws = ClaudeWorkspace::new("/p", "/p");
+        let mut asks = ws.start_refresh();
+        while !asks.is_empty() {
+            let git = std::mem::take(&mut asks.git);
+            crate::rules::steps::answer_from(&mut ws.answers, &fs, &asks);
+            if !git.is_empty() {
+                ws.git_listed(
+                    128,
+                    "",
+                    "fatal: detected dubious ownership in repository at '/p'\n",
+                );
+            }
+            asks = ws.next_asks();
+        }
+        assert_eq!(ws.project().unwrap().rules.names(), vec!["base.mdc"]);
+        let response = ws.decide(&prompt("hello", 1_000, ""));
+        let text = response.entries.join("\n");
+        assert!(text.contains("[rule-fairy injected: base.mdc]"), "{text}");
+        assert!(
+            text.contains("Nested rule folders were not looked for: git ls-files failed (exit 128): fatal: detected dubious ownership"),
+            "{text}"
+        );
     }
 
     #[test]
