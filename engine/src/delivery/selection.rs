@@ -968,7 +968,9 @@ mod tests {
             delivered_rules(&delivery.frames),
             vec!["base.mdc".to_string(), index.clone()]
         );
-        let codex = codex_text(&fs, &project, &selection, &selection.rules).unwrap().text;
+        let codex = codex_text(&fs, &project, &selection, &selection.rules)
+            .unwrap()
+            .text;
         assert!(
             codex.starts_with(&format!(
                 "[rule-fairy injected: base.mdc]\n[rule-fairy injected: {index}]\n"

@@ -5,8 +5,8 @@
 pub(crate) mod conditions;
 pub(crate) mod discovery;
 pub(crate) mod instructions;
-pub(crate) mod reach;
 pub mod nested;
+pub(crate) mod reach;
 pub(crate) mod rule;
 pub(crate) mod steps;
 pub(crate) mod triggers;
