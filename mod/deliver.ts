@@ -41,8 +41,8 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
   const file = stateFile(root, sessionId);
   const entries = await serial(sessionId, async () => {
     const snapshot = await snapshotOf($, root);
-    // Most reads are of files no rule is kept in: those cost one lookup.
-    if (event.kind === "read" && !snapshot.ws.mayRequest(absolute(root, event.file))) return [];
+    // Most reads bring no rule: those cost one lookup.
+    if (event.kind === "read" && !snapshot.ws.readMayDeliver(absolute(root, event.file))) return [];
     const gathering = performance.now();
     const [, context, saved, now] = await Promise.all([
       refresh($, snapshot).then(() => {

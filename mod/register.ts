@@ -70,7 +70,9 @@ export const register: Register = (on) => {
   });
 
   // Reading a requestable rule's file is how the model asks for the rule
-  // (behaviour §9.2): it comes rendered, attached to the read's result.
+  // (behaviour §9.2), and reading a file below a nested rules folder
+  // brings that folder's always-on rules (§1.2): they come rendered,
+  // attached to the read's result.
   on("tool.call", { tool: "Read" }, async ($, e, next) => {
     const result = await next(e);
     if (e.agentId !== undefined || result.deny !== undefined || result.isError === true)

@@ -414,14 +414,16 @@ test("a requestable rule is offered in the index, comes rendered when its file i
   }
 });
 
-test("a nested folder's glob rule comes with an edit below its folder, not with the same path at the root", async () => {
+test("a nested folder's always-on rule comes with a Read below it, its glob rule with an edit there, neither for the same path at the root", async () => {
   // Its own project and script: a root rule, a nested `.cursor/rules`
   // in packages/web, and the same relative file at the root and there.
   const monorepo = join(home, "monorepo");
   const WEB_UI = "Web UI: components are functions.";
+  const WEB_ALWAYS = "Web always: run the web tests.";
   write(monorepo, {
     ".cursor/rules/root.mdc": "---\nalwaysApply: true\n---\n# Root\n\nRoot rule.",
     "packages/web/.cursor/rules/ui.mdc": `---\nglobs: src/**\n---\n# Web UI\n\n${WEB_UI}`,
+    "packages/web/.cursor/rules/always.mdc": `---\nalwaysApply: true\n---\n# Web always\n\n${WEB_ALWAYS}`,
     "src/app.ts": "export const root = 1\n",
     "packages/web/src/app.ts": "export const web = 1\n",
   });
@@ -451,10 +453,22 @@ test("a nested folder's glob rule comes with an edit below its folder, not with 
     assert.equal(result.code, 0, result.stderr);
     assert.equal(readFileSync(webApp, "utf8"), "export const web = 2\n", "both Edits ran");
     assert.equal(nested.requests.length, 5, "one request per assistant turn");
-    const [afterPrompt, , afterRootEdit, , afterWebEdit] = nested.requests.map(hookContext);
+    const [afterPrompt, afterRootRead, afterRootEdit, afterWebRead, afterWebEdit] =
+      nested.requests.map(hookContext);
     const UI = "packages/web/.cursor/rules/ui.mdc";
+    const ALWAYS = "packages/web/.cursor/rules/always.mdc";
     assert.equal(count(afterPrompt, "root.mdc"), 1);
     assert.equal(count(afterPrompt, UI), 0, "a nested glob rule does not come with a prompt");
+    assert.equal(count(afterPrompt, ALWAYS), 0, "nor a nested always-on rule");
+    assert.equal(count(afterRootRead, ALWAYS), 0, "src/app.ts at the root is not below the folder");
+    assert.equal(count(afterWebRead, ALWAYS), 1, "the Read below the folder brought it");
+    assert.match(
+      afterWebRead,
+      /\[rule-fairy matched: alwaysApply in a nested folder, on reading packages\/web\/src\/app\.ts\]/,
+    );
+    assert.ok(afterWebRead.includes(WEB_ALWAYS), "with its body");
+    assert.equal(count(afterWebRead, UI), 0, "a Read brings no glob rule");
+    assert.equal(count(afterWebEdit, ALWAYS), 1, "held: the Edit does not bring it again");
     assert.equal(count(afterRootEdit, UI), 0, "src/app.ts at the root is not below the folder");
     assert.equal(count(afterWebEdit, UI), 1);
     assert.match(afterWebEdit, /\[rule-fairy matched: glob on packages\/web\/src\/app\.ts\]/);

@@ -440,9 +440,12 @@ async function main() {
     console.log("scenario: a nested rules folder in a monorepo");
     const monorepo = path.join(work, "monorepo");
     const NESTED_UI = "Web UI rule: components are functions.";
+    const NESTED_ALWAYS = "Web always rule: run the web tests.";
     const nestedFiles = {
       ".cursor/rules/root.mdc": "---\nalwaysApply: true\n---\n# Root\n\nRoot rule.\n",
       "packages/web/.cursor/rules/ui.mdc": `---\nglobs: src/**\n---\n# Web UI\n\n${NESTED_UI}\n`,
+      "packages/web/.cursor/rules/always.mdc": `---\nalwaysApply: true\n---\n# Web always\n\n${NESTED_ALWAYS}\n`,
+      "packages/web/README.md": "# Web\n",
     };
     for (const [file, text] of Object.entries(nestedFiles)) {
       fs.mkdirSync(path.dirname(path.join(monorepo, file)), { recursive: true });
@@ -451,6 +454,7 @@ async function main() {
     run("git", ["init", "-q"], { cwd: monorepo });
     const nestedFirst = requests.length;
     mock.expect(
+      answer([shell("call_ns0", "cat packages/web/README.md")]),
       answer([
         applyPatch(
           "call_ap5",
@@ -467,19 +471,37 @@ async function main() {
     );
     await codexExec(env, monorepo, ["exec", ...base, "add both apps"]);
     check(
-      count(requests[nestedFirst], NESTED_UI) === 0,
-      "the nested glob rule does not come with the prompt",
+      count(requests[nestedFirst], NESTED_UI) === 0 &&
+        count(requests[nestedFirst], NESTED_ALWAYS) === 0,
+      "neither nested rule comes with the prompt",
+    );
+    check(
+      developerTexts(requests[nestedFirst + 1]).some(
+        (t) =>
+          t.includes(
+            "[rule-fairy matched: alwaysApply in a nested folder, on reading packages/web/README.md]",
+          ) && t.includes(NESTED_ALWAYS),
+      ),
+      "the folder's always-on rule comes with a cat of a file below it",
     );
     check(
       count(requests[nestedFirst + 1], NESTED_UI) === 0,
-      "nor with src/app.ts at the root, the same path relative to its folder",
+      "a read brings no glob rule",
     );
     check(
-      count(requests[nestedFirst + 2], NESTED_UI) === 1,
-      "it comes with the edit of packages/web/src/app.ts",
+      count(requests[nestedFirst + 2], NESTED_UI) === 0,
+      "nor does src/app.ts at the root, the same path relative to its folder",
     );
     check(
-      developerTexts(requests[nestedFirst + 2]).some((t) =>
+      count(requests[nestedFirst + 3], NESTED_UI) === 1,
+      "the glob rule comes with the edit of packages/web/src/app.ts",
+    );
+    check(
+      count(requests[nestedFirst + 3], NESTED_ALWAYS) === 1,
+      "the always-on rule, held, does not come again with the edit",
+    );
+    check(
+      developerTexts(requests[nestedFirst + 3]).some((t) =>
         t.includes("[rule-fairy matched: glob on packages/web/src/app.ts]"),
       ),
       "the delivery names the edited file below the folder",

@@ -315,11 +315,12 @@ impl Workspace {
         Ok(self.inner.contents_due(&request))
     }
 
-    /// Whether a Read of `file` (absolute) may bring a requestable rule; the
+    /// Whether a Read of `file` (absolute) may bring a rule (a requestable
+    /// rule's file, or a file below a nested folder's always-on rule); the
     /// mod delivers for a read only then.
-    #[wasm_bindgen(js_name = mayRequest)]
-    pub fn may_request(&self, file: &str) -> bool {
-        self.inner.may_request(file)
+    #[wasm_bindgen(js_name = readMayDeliver)]
+    pub fn read_may_deliver(&self, file: &str) -> bool {
+        self.inner.read_may_deliver(file)
     }
 
     /// Whether the mod may read a file `fileContains` tests, from a stat

@@ -24,15 +24,15 @@ pub(crate) fn prompt_context(delivered: &[PromptMatch], full_rendering: &str) ->
     format!("{}\n\n{full_rendering}", lines.join("\n"))
 }
 
-/// A read's text (behaviour §9.2): a marker per delivered rule, the line
+/// A read's text (behaviour §9.2): a marker per delivered rule, the lines
 /// naming the files read, a blank line, then the full rendering.
 pub(crate) fn read_context<S: AsRef<str>>(
     delivered: &[S],
-    read_paths: &str,
+    read_lines: Vec<String>,
     full_rendering: &str,
 ) -> String {
     let mut lines = injected_markers(delivered);
-    lines.push(labels::matched_read(read_paths));
+    lines.extend(read_lines);
     format!("{}\n\n{full_rendering}", lines.join("\n"))
 }
 

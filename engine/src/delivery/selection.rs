@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::base::contain::{escapes, Containment};
+use crate::base::contain::{escapes, Containment, MAX_PATH_BYTES};
 use crate::base::error::{Error, ErrorKind};
 use crate::base::fs::FileSource;
 use crate::base::paths;
@@ -14,6 +14,7 @@ use crate::delivery::codex_text::{self, EditSource};
 use crate::delivery::fit::{fit_delivery, Delivery, Oversize};
 use crate::delivery::frames::FrameLimits;
 use crate::matching::event::{Event, Query};
+use crate::matching::facts::Facts;
 use crate::matching::index::{PathMatches, PromptMatch};
 use crate::matching::project::Project;
 use crate::render::block::BlockKind;
@@ -21,7 +22,7 @@ use crate::render::block::{Block, RenderError};
 use crate::render::imports::{render_blocks, render_each, render_full};
 use crate::render::index_entry::{index_entry, is_index_name};
 use crate::render::labels;
-use crate::render::prefix::{read_paths, ChangedPath, Trigger};
+use crate::render::prefix::{read_lines, ChangedPath, Trigger};
 use crate::rules::rule::Rule;
 
 /// The rules an event selected, in match order, and why.
@@ -110,7 +111,7 @@ impl Selection {
 /// ```
 pub fn select(project: &Project, query: &Query<'_>) -> Selection {
     if let Event::Read { paths } = query.event {
-        return read_selection(project, paths);
+        return read_selection(project, paths, query.facts);
     }
     if let Some(text) = query.event.prompt_text() {
         let mut matches = project.index.match_prompt_with(text, query.facts);
@@ -154,23 +155,56 @@ fn prompt_selection(matches: Vec<PromptMatch>) -> Selection {
     }
 }
 
-/// The requestable rules whose files were read, in the order read; they
-/// have no conditions, so they are durable.
-fn read_selection(project: &Project, read: &[String]) -> Selection {
+/// The requestable rules whose files were read, in the order read (they
+/// have no conditions, so they are durable), then the nested folders'
+/// always-on rules the read paths lie below (behaviour §1.2).
+fn read_selection(project: &Project, read: &[String], facts: &Facts) -> Selection {
     let found = project.index.requests().read(read);
-    let rules: Vec<String> = found.iter().map(|(rule, _)| rule.name.clone()).collect();
-    let matched_paths = found.iter().map(|(_, path)| path.clone()).collect();
-    let changed = found
+    let mut rules: Vec<String> = found.iter().map(|(rule, _)| rule.name.clone()).collect();
+    let mut matched_paths: Vec<String> = found.iter().map(|(_, path)| path.clone()).collect();
+    let requested = found
         .into_iter()
         .map(|(rule, path)| ChangedPath {
             path,
             rules: vec![rule.name.clone()],
         })
         .collect();
+    // As an edit's paths are (Event::matched_paths): none leaving the
+    // project, none longer than a real path.
+    let read: Vec<String> = read
+        .iter()
+        .map(|p| paths::normalize_for_match(p))
+        .filter(|p| p.len() <= MAX_PATH_BYTES && !escapes(p))
+        .collect();
+    let matches = project.index.match_reads_below_bases(&read, facts);
+    let mut ephemeral = Vec::new();
+    let mut rules_at: Vec<Vec<String>> = vec![Vec::new(); read.len()];
+    for m in &matches.rules {
+        for (at, _) in m.places() {
+            rules_at[at].push(m.name.clone());
+        }
+        if !rules.contains(&m.name) {
+            rules.push(m.name.clone());
+            if !m.durable {
+                ephemeral.push(m.name.clone());
+            }
+        }
+    }
+    let below: Vec<ChangedPath> = read
+        .into_iter()
+        .zip(rules_at)
+        .filter(|(_, rules)| !rules.is_empty())
+        .map(|(path, rules)| ChangedPath { path, rules })
+        .collect();
+    for changed in &below {
+        if !matched_paths.contains(&changed.path) {
+            matched_paths.push(changed.path.clone());
+        }
+    }
     Selection {
-        trigger: Trigger::Read(changed),
+        trigger: Trigger::Read { requested, below },
         rules,
-        ephemeral: Vec::new(),
+        ephemeral,
         matched_paths,
         errors: Vec::new(),
     }
@@ -516,8 +550,12 @@ fn delivery_text(selection: &Selection, delivered: &[&str], rendering: &str) -> 
                 .collect();
             return codex_text::prompt_context(&due_matches, rendering);
         }
-        Trigger::Read(read) => {
-            return codex_text::read_context(delivered, &read_paths(read, delivered), rendering)
+        Trigger::Read { requested, below } => {
+            return codex_text::read_context(
+                delivered,
+                read_lines(requested, below, delivered),
+                rendering,
+            )
         }
         Trigger::Edit { .. } => EditSource::Tool,
         Trigger::Shell(_) => EditSource::Shell,
@@ -915,6 +953,55 @@ mod tests {
             delivery.frames[0]
         );
         assert_eq!(delivered_rules(&delivery.frames), vec!["a\\nb.mdc"]);
+    }
+
+    #[test]
+    fn a_read_below_a_nested_folder_brings_its_always_on_rules() {
+        let mut fs = MemoryFs::new();
+        fs.add_dir("/p/.git")
+            .add_file(
+                "/p/.cursor/rules/root.mdc",
+                "---\nalwaysApply: true\n---\n# Root",
+            )
+            .add_file(
+                "/p/packages/web/.cursor/rules/base.mdc",
+                "---\nalwaysApply: true\n---\n# Web base\n\nWeb always.",
+            )
+            .add_file(
+                "/p/packages/web/.cursor/rules/ask.mdc",
+                "---\ndescription: Web releases\n---\n# Ask",
+            );
+        let project = Project::load(&fs, "/p").unwrap();
+        let base = "packages/web/.cursor/rules/base.mdc";
+        let ask = "packages/web/.cursor/rules/ask.mdc";
+        let read = select_in(
+            &project,
+            Event::read(&["./packages/web/src/a.ts", "src/b.ts"]),
+        );
+        assert_eq!(read.rules, vec![base]);
+        assert_eq!(read.matched_paths, vec!["packages/web/src/a.ts"]);
+        let codex = codex_text(&fs, &project, &read, &read.rules).unwrap().text;
+        assert!(codex.starts_with(&format!("[rule-fairy injected: {base}]\n[rule-fairy matched: alwaysApply in a nested folder, on reading packages/web/src/a.ts]\n\n")), "{codex}");
+        assert!(codex.contains("Web always."), "{codex}");
+        // Reading the nested requestable rule's file brings it, and the
+        // folder's always-on rule it lies below, each with its line.
+        let both = select_in(&project, Event::read(&[ask]));
+        assert_eq!(both.rules, vec![ask, base]);
+        let delivery = claude_delivery(
+            &fs,
+            &project,
+            &both.trigger,
+            &both.rules,
+            "d1",
+            FrameLimits::default(),
+        )
+        .unwrap();
+        assert!(delivery.frames[0].contains(&format!("[rule-fairy matched: requested by reading {ask}]\n[rule-fairy matched: alwaysApply in a nested folder, on reading {ask}]\n")), "{}", delivery.frames[0]);
+        // A read at the root brings nothing: the root's always-on rule
+        // comes with prompts.
+        assert!(select_in(&project, Event::read(&["src/b.ts"]))
+            .rules
+            .is_empty());
     }
 
     /// A project with a requestable rule importing a section, a manual

@@ -36,6 +36,9 @@ struct Entry {
     conditions: Compiled,
     /// A nested folder's rule: the directory its globs are relative to.
     base: Option<String>,
+    /// A nested folder's always-on rule, which holds below its base
+    /// (behaviour §1.2): a read there brings it too, not only an edit.
+    below_base: bool,
 }
 
 impl Entry {
@@ -260,6 +263,7 @@ impl RuleIndex {
                 first_invalid,
                 conditions: Compiled::new(&rule.conditions),
                 base: rule.base.clone(),
+                below_base: rule.base.is_some() && rule.always_apply,
             });
         }
         let contents = ContentIndex::new(
@@ -383,6 +387,43 @@ impl RuleIndex {
     /// The rules each path selects, with no facts known and no contents.
     pub fn match_paths<S: AsRef<str>>(&self, paths: &[S]) -> PathMatches {
         self.match_paths_with(paths, &Facts::default(), None)
+    }
+
+    /// The nested folders' always-on rules the read `paths` lie below
+    /// (behaviour §1.2), matched as [`RuleIndex::match_paths_with`] does
+    /// (no file contents are known for a read).
+    pub(crate) fn match_reads_below_bases<S: AsRef<str>>(
+        &self,
+        paths: &[S],
+        facts: &Facts,
+    ) -> PathMatches {
+        // Few rules are nested always-on ones: a list of names is enough.
+        let below: Vec<&str> = self
+            .entries
+            .iter()
+            .filter(|e| e.below_base)
+            .map(|e| e.name.as_str())
+            .collect();
+        if below.is_empty() {
+            return PathMatches::default();
+        }
+        let mut matches = self.match_paths_with(paths, facts, None);
+        matches.rules.retain(|m| below.contains(&m.name.as_str()));
+        // A rule's invalid glob is told with its edits, not its reads.
+        matches.errors.clear();
+        matches
+    }
+
+    /// Whether a read of `path` (project-relative) may bring a nested
+    /// folder's always-on rule: one lookup in the glob set.
+    pub(crate) fn read_may_reach_below_base(&self, path: &str) -> bool {
+        self.entries.iter().any(|e| e.below_base)
+            && self
+                .globs
+                .matches(&paths::normalize_for_match(path))
+                .0
+                .into_iter()
+                .any(|id| self.entries[self.owners[id].0].below_base)
     }
 
     /// The rules each path selects: paths in the order given, each path's
@@ -875,6 +916,45 @@ mod tests {
         assert_eq!(matches.rules[0].hits[0].glob, "packages/web/**");
         assert!(path_names(&index, &["packages/webby/x"]).is_empty());
         assert!(path_names(&index, &["README.md"]).is_empty());
+    }
+
+    #[test]
+    fn a_read_below_a_nested_base_reaches_its_always_on_rules_only() {
+        let index = RuleIndex::build(&[
+            nested(
+                "packages/web/.cursor/rules/base.mdc",
+                "packages/web",
+                "---\nalwaysApply: true\n---\n",
+            ),
+            nested(
+                "packages/web/.cursor/rules/ui.mdc",
+                "packages/web",
+                "---\nglobs: src/**, lib/[a\n---\n",
+            ),
+            Rule::parse("root.mdc", "/p/root.mdc", "---\nglobs: **/*.ts\n---\n"),
+        ]);
+        let read = |path: &str| {
+            index
+                .match_reads_below_bases(&[path], &Facts::default())
+                .rules
+                .into_iter()
+                .map(|m| m.name)
+                .collect::<Vec<_>>()
+        };
+        // Neither the nested glob rule nor the root one: reads bring no globs.
+        assert_eq!(
+            read("packages/web/src/a.ts"),
+            vec!["packages/web/.cursor/rules/base.mdc"]
+        );
+        assert!(read("src/a.ts").is_empty());
+        // An invalid glob is not told with a read.
+        assert!(index
+            .match_reads_below_bases(&["packages/web/lib/x"], &Facts::default())
+            .errors
+            .is_empty());
+        assert!(index.read_may_reach_below_base("packages/web/src/a.ts"));
+        assert!(!index.read_may_reach_below_base("src/a.ts"));
+        assert!(!RuleIndex::build(&[]).read_may_reach_below_base("packages/web/a"));
     }
 
     #[test]

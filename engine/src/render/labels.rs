@@ -98,6 +98,16 @@ pub fn matched_read(paths: &str) -> String {
     )
 }
 
+/// `[rule-fairy matched: alwaysApply in a nested folder, on reading
+/// <paths>]`: a read below a nested folder's always-on rule (behaviour
+/// §1.2).
+pub fn matched_read_below(paths: &str) -> String {
+    format!(
+        "[rule-fairy matched: alwaysApply in a nested folder, on reading {}]",
+        line_safe(paths)
+    )
+}
+
 /// `[rule-fairy matched: glob on <paths>]`, where `paths` is already the
 /// text to show (one path, a list, or a count).
 pub fn matched_glob(paths: &str) -> String {

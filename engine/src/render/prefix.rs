@@ -29,9 +29,15 @@ pub enum Trigger {
     /// The paths a shell command changed, in sorted order, each with the
     /// rules its globs select.
     Shell(Vec<ChangedPath>),
-    /// Files of requestable rules the model read (behaviour §9.2),
-    /// project-relative, in the order read, each with its rule.
-    Read(Vec<ChangedPath>),
+    /// Files the model read, project-relative, in the order read.
+    Read {
+        /// Each requestable rule's file read (behaviour §9.2), with its
+        /// rule.
+        requested: Vec<ChangedPath>,
+        /// Each path read below a nested folder's always-on rules
+        /// (behaviour §1.2), with them.
+        below: Vec<ChangedPath>,
+    },
 }
 
 /// A path a shell command changed and the rules matching it.
@@ -54,7 +60,9 @@ impl Trigger {
                 lines.extend(reason_lines(delivered_matches));
             }
             Trigger::Edit { path } => lines.push(labels::matched_glob(path)),
-            Trigger::Read(read) => lines.push(labels::matched_read(&read_paths(read, delivered))),
+            Trigger::Read { requested, below } => {
+                lines.extend(read_lines(requested, below, delivered));
+            }
             Trigger::Shell(changed) => {
                 let delivered: HashSet<&str> = delivered.iter().map(AsRef::as_ref).collect();
                 let named: Vec<&str> = changed
@@ -71,8 +79,28 @@ impl Trigger {
     }
 }
 
-/// The read paths whose rules are among `delivered`, `, ` between them.
-pub(crate) fn read_paths<S: AsRef<str>>(read: &[ChangedPath], delivered: &[S]) -> String {
+/// Why a read brought `delivered`: the requestable rules' files read, then
+/// the paths read below nested folders' always-on rules, each line only
+/// when one of its rules was delivered.
+pub(crate) fn read_lines<S: AsRef<str>>(
+    requested: &[ChangedPath],
+    below: &[ChangedPath],
+    delivered: &[S],
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    let requested = paths_delivering(requested, delivered);
+    if !requested.is_empty() {
+        lines.push(labels::matched_read(&requested));
+    }
+    let below = paths_delivering(below, delivered);
+    if !below.is_empty() {
+        lines.push(labels::matched_read_below(&below));
+    }
+    lines
+}
+
+/// The paths one of whose rules is among `delivered`, `, ` between them.
+fn paths_delivering<S: AsRef<str>>(read: &[ChangedPath], delivered: &[S]) -> String {
     read.iter()
         .filter(|r| {
             r.rules

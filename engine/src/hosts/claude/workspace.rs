@@ -490,17 +490,18 @@ impl ClaudeWorkspace {
             .map_or_else(|| paths::relative_path(&self.root, &file), str::to_string)
     }
 
-    /// Whether a read of `file` may bring a rule (behaviour §9.2): it is
-    /// the file of a requestable rule of the project as last loaded, or no
-    /// project was loaded yet. The mod asks before gathering anything, so
-    /// the reads of other files cost nothing.
-    pub fn may_request(&self, file: &str) -> bool {
+    /// Whether a read of `file` may bring a rule: it is the file of a
+    /// requestable rule (behaviour §9.2) or lies below a nested folder's
+    /// always-on rule (§1.2) of the project as last loaded, or no project
+    /// was loaded yet. The mod asks before gathering anything, so the
+    /// reads of other files cost one lookup.
+    pub fn read_may_deliver(&self, file: &str) -> bool {
         match &self.project {
-            Some(Ok(project)) => !project
-                .index
-                .requests()
-                .read(&[self.read_path(file)])
-                .is_empty(),
+            Some(Ok(project)) => {
+                let path = self.read_path(file);
+                !project.index.requests().read(&[&path]).is_empty()
+                    || project.index.read_may_reach_below_base(&path)
+            }
             _ => true,
         }
     }
