@@ -484,10 +484,7 @@ async function main() {
       ),
       "the folder's always-on rule comes with a cat of a file below it",
     );
-    check(
-      count(requests[nestedFirst + 1], NESTED_UI) === 0,
-      "a read brings no glob rule",
-    );
+    check(count(requests[nestedFirst + 1], NESTED_UI) === 0, "a read brings no glob rule");
     check(
       count(requests[nestedFirst + 2], NESTED_UI) === 0,
       "nor does src/app.ts at the root, the same path relative to its folder",
