@@ -36,6 +36,21 @@ export interface ShellReport {
 }
 
 /**
+ * A mention the prompt holds that names no one rule, for `explain`.
+ */
+export interface MentionHint {
+    /**
+     * The mention as written, with its `@`.
+     */
+    mention: string;
+    /**
+     * The rules it could mean when it is ambiguous; empty when no rule
+     * has that name.
+     */
+    candidates: string[];
+}
+
+/**
  * A path stat'ed with its links resolved (the mod passes `$.fs.stat(path,
  * { resolve: true })` as it comes).
  */
@@ -155,7 +170,7 @@ export interface EventRequest {
      */
     prompt?: string | null;
     /**
-     * The edited file, absolute (edit events).
+     * The edited or read file, absolute (edit and read events).
      */
     file?: string | null;
     /**
@@ -211,7 +226,7 @@ export interface Finding extends Place {
 /**
  * One reason a rule fired; [`describe`](crate::describe) words it.
  */
-export type Reason = { kind: "alwaysApply" } | { kind: "keyword"; keywords: string[] } | { kind: "glob"; glob: string; path: string } | { kind: "fileContains"; pattern: string; path: string };
+export type Reason = { kind: "alwaysApply" } | { kind: "keyword"; keywords: string[] } | { kind: "glob"; glob: string; path: string } | { kind: "fileContains"; pattern: string; path: string } | { kind: "mention"; mentions: string[] } | { kind: "read"; path: string };
 
 /**
  * One round's asks, each list in path order; all empty when the walk
@@ -230,6 +245,11 @@ export interface Asks {
      * Files to read.
      */
     read: string[];
+    /**
+     * A git command to run at the project root, its output handed back
+     * whole (where the nested rules folders are); empty when none.
+     */
+    git: string[];
 }
 
 /**
@@ -302,7 +322,7 @@ export interface FactInputs {
 /**
  * The kinds of [`Event`] the mod reports, as it names them on the wire.
  */
-export type RequestKind = "prompt" | "edit" | "shell";
+export type RequestKind = "prompt" | "edit" | "shell" | "read";
 
 /**
  * The limits the sizes are measured against.
@@ -579,6 +599,11 @@ export class Workspace {
      */
     failed(kind: AskKind, path: string, reason: string): void;
     /**
+     * The git command `Asks.git` named, run at the root: its exit code
+     * (`-1` when it could not run, `stderr` saying why) and its output.
+     */
+    gitListed(exit_code: number, stdout: string, stderr: string): void;
+    /**
      * The absolute paths of the documents the rules import; throws when
      * the project does not load.
      */
@@ -619,6 +644,12 @@ export class Workspace {
      * `path` read.
      */
     readBytes(path: string, bytes: Uint8Array | number[]): void;
+    /**
+     * Whether a Read of `file` (absolute) may bring a rule (a requestable
+     * rule's file, or a file below a nested folder's always-on rule); the
+     * mod delivers for a read only then.
+     */
+    readMayDeliver(file: string): boolean;
     /**
      * Removes the document, link or directory at `path`, and everything
      * below it.
@@ -756,6 +787,7 @@ export interface InitOutput {
     readonly workspace_documentsDue: (a: number, b: any) => [number, number, number, number];
     readonly workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
     readonly workspace_failed: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => void;
+    readonly workspace_gitListed: (a: number, b: number, c: number, d: number, e: number, f: number) => void;
     readonly workspace_importedDocuments: (a: number) => [number, number, number, number];
     readonly workspace_listed: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_markCheckout: (a: number, b: number, c: number) => void;
@@ -765,6 +797,7 @@ export interface InitOutput {
     readonly workspace_putDocument: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_putLink: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_readBytes: (a: number, b: number, c: number, d: number, e: number) => void;
+    readonly workspace_readMayDeliver: (a: number, b: number, c: number) => number;
     readonly workspace_remove: (a: number, b: number, c: number) => void;
     readonly workspace_setFrameLimits: (a: number, b: number, c: number) => void;
     readonly workspace_shellCandidates: (a: number, b: number, c: number, d: number, e: number) => [number, number];

@@ -193,6 +193,28 @@ export class Workspace {
         wasm.workspace_failed(this.__wbg_ptr, ptr0, len0, ptr1, len1, ptr2, len2);
     }
     /**
+     * The git command `Asks.git` named, run at the root: its exit code
+     * (`-1` when it could not run, `stderr` saying why) and its output.
+     * @param {number} exit_code
+     * @param {string} stdout
+     * @param {string} stderr
+     */
+    gitListed(exit_code, stdout, stderr) {
+        const val3 = +exit_code;
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(stdout, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(stderr, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        wasm.workspace_gitListed(this.__wbg_ptr, val3, ptr0, len0, ptr1, len1);
+    }
+    /**
      * The absolute paths of the documents the rules import; throws when
      * the project does not load.
      * @returns {string[]}
@@ -350,6 +372,19 @@ export class Workspace {
             throw e;
         }
         wasm.workspace_readBytes(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+    }
+    /**
+     * Whether a Read of `file` (absolute) may bring a rule (a requestable
+     * rule's file, or a file below a nested folder's always-on rule); the
+     * mod delivers for a read only then.
+     * @param {string} file
+     * @returns {boolean}
+     */
+    readMayDeliver(file) {
+        const ptr0 = passStringToWasm0(file, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.workspace_readMayDeliver(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
     }
     /**
      * Removes the document, link or directory at `path`, and everything
