@@ -7,7 +7,9 @@ use crate::base::finding::Finding;
 use crate::config::formats::Format;
 use crate::matching::conditions::compile_pattern;
 use crate::matching::glob;
+use crate::matching::mentions::stem;
 use crate::rules::conditions::{CONDITION_KEYS, PROJECT_TAGS};
+use crate::rules::reach;
 use crate::rules::rule::{Rule, GLOB_KEYS};
 use crate::rules::triggers::own_keys;
 use crate::syntax::frontmatter::{Field, FieldValue, Frontmatter};
@@ -82,18 +84,13 @@ fn lint_format_globs(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Fin
 }
 
 fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
-    // A trigger key that is present but misread has its own finding.
-    let has_trigger_key = rule.frontmatter().is_some_and(|fm| {
-        fm.fields.iter().any(|f| {
-            ["alwaysapply", "globs", "paths", "promptanyof"]
-                .contains(&f.key.to_lowercase().as_str())
-        })
-    });
-    let fires = rule.always_apply
-        || !rule.globs.is_empty()
-        || rule.trigger.is_some()
-        || rule.conditions.declares_any()
-        || has_trigger_key;
+    // A trigger key that is present but misread has its own finding; one
+    // left empty (`globs:`, as Cursor's editor writes) or
+    // `alwaysApply: false` declares no trigger.
+    let misread_trigger_key = rule
+        .frontmatter()
+        .is_some_and(|fm| fm.fields.iter().any(declares_a_trigger));
+    let fires = reach::fires_by_itself(rule) || misread_trigger_key;
     if rule.body().is_empty() && rule.document.frontmatter.is_none() {
         out.push(Finding::warning(at(1), "The rule file is empty"));
         return;
@@ -131,22 +128,50 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
         );
         return;
     }
-    if !fires && rule.document.unclosed_at.is_none() {
+    if rule.document.unclosed_at.is_some() {
+        return;
+    }
+    // How a rule with no trigger of its own reaches the model now
+    // (behaviour §9): the index and a read of its file, or a mention.
+    let mention = format!("@{}", stem(&rule.name));
+    if reach::is_requestable(rule) {
+        out.push(
+            Finding::warning(at(1), format!("The rule has no trigger of its own: the model is offered it by its description in the index of requestable rules and gets it by reading its file; a prompt naming {mention} brings it too"))
+                .with_hint("to deliver it without the model asking, add `globs: <pattern>`, `promptAnyOf: <terms>` or `alwaysApply: true`"),
+        );
+    } else if !fires {
         let (what, hint) = match rule.format {
             Format::Copilot => ("it has no applyTo", "add `applyTo: \"<glob>\"`"),
             Format::Windsurf => (
-                "its trigger is manual or model_decision, which only Windsurf's model can act on",
-                "use `trigger: always_on`, or `trigger: glob` with `globs:`, or add `keywords: [<terms>]`",
+                "its trigger is model_decision with no description, or it has none",
+                "use `trigger: always_on`, or `trigger: glob` with `globs:`, or add `description:` or `keywords: [<terms>]`",
             ),
             _ => (
-                "it has no alwaysApply, globs or promptAnyOf",
-                "add `globs: <pattern>`, `promptAnyOf: <terms>` or `alwaysApply: true` to the frontmatter",
+                "it has no alwaysApply, globs, promptAnyOf or description",
+                "add `description: <when it applies>` to offer it to the model, or `globs: <pattern>`, `promptAnyOf: <terms>` or `alwaysApply: true`",
             ),
         };
         out.push(
-            Finding::warning(at(1), format!("The rule never fires on its own: {what}"))
+            Finding::warning(at(1), format!("The rule never fires on its own: {what}; only a prompt naming {mention} brings it"))
                 .with_hint(hint),
         );
+    }
+}
+
+/// Whether a field is a trigger key with a value that declares something.
+fn declares_a_trigger(field: &Field) -> bool {
+    let key = field.key.to_lowercase();
+    if !["alwaysapply", "globs", "paths", "promptanyof"].contains(&key.as_str()) {
+        return false;
+    }
+    match &field.value {
+        FieldValue::List(items) => !items.is_empty(),
+        FieldValue::Text(text) => {
+            let text = text.trim();
+            !(text.is_empty()
+                || ["[]", "\"\"", "''"].contains(&text)
+                || (key == "alwaysapply" && text.eq_ignore_ascii_case("false")))
+        }
     }
 }
 
@@ -864,11 +889,33 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_with_no_trigger_is_told_how_it_reaches_the_model() {
+        // Exactly what Cursor's editor writes for an Agent Requested rule.
+        let requested =
+            lint("---\ndescription: Steps before a release\nglobs:\nalwaysApply: false\n---\nBody");
+        assert_eq!(requested.len(), 1, "{requested:?}");
+        assert_eq!(requested[0].0, Severity::Warning);
+        assert_eq!(requested[0].1, 1);
+        assert_eq!(requested[0].2, "The rule has no trigger of its own: the model is offered it by its description in the index of requestable rules and gets it by reading its file; a prompt naming @r brings it too");
+        // A Manual rule: no description, so only a mention.
+        let manual = lint("---\nglobs:\nalwaysApply: false\n---\nBody");
+        assert!(
+            manual
+                .iter()
+                .any(|f| f.2.ends_with("only a prompt naming @r brings it")),
+            "{manual:?}"
+        );
+        // A rule that fires says nothing of either.
+        assert!(lint("---\ndescription: d\nglobs: src/**\n---\nBody").is_empty());
+    }
+
+    #[test]
     fn triggers_that_never_fire() {
         assert!(lint("---\npromptRequires: ui\n---\nBody")
             .iter()
             .any(|f| f.2.contains("promptRequires without promptAnyOf")));
-        assert!(lint("# Plain").iter().any(|f| f.2.contains("never fires")));
+        assert!(lint("# Plain").iter().any(|f| f.2
+            == "The rule never fires on its own: it has no alwaysApply, globs, promptAnyOf or description; only a prompt naming @r brings it"));
         assert!(lint("").iter().any(|f| f.2 == "The rule file is empty"));
         assert!(lint("---\nglobs: a\nglobs: b\n---\nx")
             .iter()
@@ -930,9 +977,10 @@ mod tests {
             "w.md",
             "---\ntrigger: model_decision\ndescription: d\n---\nBody",
         );
+        // model_decision with a description is requestable: the index.
         let found = lint_rule(&windsurf);
         assert_eq!(found.len(), 1, "{found:?}");
-        assert!(found[0].message.contains("model_decision"));
+        assert!(found[0].message.contains("index of requestable rules"));
         let copilot = Rule::parse_as(
             Format::Copilot,
             "c.instructions.md",
