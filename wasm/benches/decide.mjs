@@ -29,11 +29,61 @@ const root = "/bench/project";
 const files = generateProject(200);
 const encoder = new TextEncoder();
 const workspace = new glue.Workspace(root, root);
+// The rule files reach the engine as the mod hands them over: the engine
+// asks what to list, stat and read, round after round (mod/snapshot.ts),
+// answered here from memory; the documents are put as the mod puts them.
+const bytesOf = new Map();
+const listings = new Map();
 for (const [path, text] of Object.entries(files)) {
-  const put = path.startsWith("docs/") ? "putDocument" : "putFile";
-  workspace[put](`${root}/${path}`, encoder.encode(text));
+  if (path.startsWith("docs/")) continue;
+  const parts = path.split("/");
+  bytesOf.set(`${root}/${path}`, encoder.encode(text));
+  for (let depth = 0; depth < parts.length; depth += 1) {
+    const dir = [root, ...parts.slice(0, depth)].join("/");
+    const entries = listings.get(dir) ?? new Map();
+    const last = depth === parts.length - 1;
+    const size = last ? bytesOf.get(`${root}/${path}`).length : 0;
+    entries.set(parts[depth], {
+      name: parts[depth],
+      kind: last ? "file" : "dir",
+      size,
+      mtimeMs: 1,
+    });
+    listings.set(dir, entries);
+  }
 }
-const load = time(() => workspace.importedDocuments());
+const refresh = () => {
+  let asks = workspace.startRefresh();
+  while (asks.list.length + asks.stat.length + asks.read.length + (asks.git?.length ?? 0) > 0) {
+    for (const dir of asks.list) {
+      const entries = listings.get(dir);
+      if (entries === undefined) workspace.failed("list", dir, "ENOENT: no such directory");
+      else workspace.listed(dir, [...entries.values()]);
+    }
+    for (const path of asks.stat) {
+      const found = bytesOf.get(path);
+      if (found !== undefined) {
+        workspace.stated(path, { kind: "file", size: found.length, mtimeMs: 1, realPath: path });
+      } else if (listings.has(path)) {
+        workspace.stated(path, { kind: "dir", size: 0, mtimeMs: 1, realPath: path });
+      } else workspace.failed("stat", path, "ENOENT: no such file");
+    }
+    for (const path of asks.read) {
+      const found = bytesOf.get(path);
+      if (found === undefined) workspace.failed("read", path, "ENOENT: no such file");
+      else workspace.readBytes(path, found);
+    }
+    if ((asks.git?.length ?? 0) > 0) throw new Error("no checkout was marked: git is not asked");
+    asks = workspace.nextAsks();
+  }
+};
+for (const [path, text] of Object.entries(files)) {
+  if (path.startsWith("docs/")) workspace.putDocument(`${root}/${path}`, encoder.encode(text));
+}
+const load = time(() => {
+  refresh();
+  workspace.importedDocuments();
+});
 
 let sequence = 0;
 const decide = (request) => {
