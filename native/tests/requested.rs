@@ -46,6 +46,9 @@ fn explain_shows_the_index_mentions_and_hints() {
     );
     let text = p.ok(&["explain", "--prompt", "use @x"]);
     assert!(text.starts_with("This prompt selects no rule.\nThe index offers 1 requestable rule (the model reads a file to get its rule):\n  ops/release-checklist.mdc  .cursor/rules/ops/release-checklist.mdc: Steps before tagging a release\nhint: @x could mean api/x.mdc, web/x.mdc; write more of its path\n"), "{text}");
+    // The selected rules under their heading, then the index.
+    let text = p.ok(&["explain", "--prompt", "use @manual"]);
+    assert!(text.starts_with("This prompt selects 1 rule:\n  manual.mdc  mention @manual\nThe index offers 1 requestable rule"), "{text}");
     let rendered = p.ok(&["explain", "--prompt", "hello", "--render=codex"]);
     assert!(
         rendered.contains("[rule-fairy injected: index of requestable rules "),

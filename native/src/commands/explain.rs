@@ -96,10 +96,6 @@ fn human(explanation: &Explanation, args: &ExplainArgs) -> String {
             if count == 1 { "" } else { "s" }
         )
     };
-    out.push_str(&requests(explanation));
-    if count == 0 {
-        return out;
-    }
     let width = explanation
         .rules
         .iter()
@@ -109,6 +105,8 @@ fn human(explanation: &Explanation, args: &ExplainArgs) -> String {
     for rule in &explanation.rules {
         out.push_str(&format!("  {:width$}  {}\n", rule.name, why(rule)));
     }
+    // After the rules it lists, so each list stands under its own heading.
+    out.push_str(&requests(explanation));
     out
 }
 
