@@ -6,9 +6,13 @@ import type { EngineInterface } from "claude-code";
 const MARK = "[rule-fairy shard ";
 
 /** Every string in the messages' blocks that names a shard: text blocks,
- * tool results (a string or nested blocks), in conversation order. */
-export async function frameTexts($: EngineInterface): Promise<string[]> {
-  const messages: unknown = await $.session.messages({ as: "api" });
+ * tool results (a string or nested blocks), in conversation order. The
+ * main thread's conversation, or the subagent's whose `agentId` is given:
+ * each has its own context. */
+export async function frameTexts($: EngineInterface, agentId?: string): Promise<string[]> {
+  const messages: unknown = await $.session.messages(
+    agentId === undefined ? { as: "api" } : { agentId, as: "api" },
+  );
   const found: string[] = [];
   if (Array.isArray(messages)) {
     for (const message of messages) collect((message as { content?: unknown }).content, found);

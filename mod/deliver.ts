@@ -27,6 +27,19 @@ export type Event =
   | { kind: "read"; file: string; id: string }
   | { kind: "shell"; id: string };
 
+/** Whose conversation a delivery is for (behaviour §5.7): the main
+ * thread's; a subagent's, by the `agentId` its tool calls carry, with a
+ * record of its own; or a subagent about to start, whose task is its first
+ * prompt: nothing is recorded for it yet (its conversation will hold the
+ * delivery, and its first tool call reads it back), and a fork starts with
+ * the deliveries it copied from its parent's conversation. */
+export type Thread =
+  | { kind: "main" }
+  | { kind: "agent"; id: string }
+  | { kind: "spawn"; fork: boolean; parentAgentId?: string };
+
+const MAIN: Thread = { kind: "main" };
+
 /** Directory -> whether it holds a `.git` entry (it is a checkout root). */
 const checkouts = new Map<string, Promise<boolean>>();
 let events = 0;
@@ -34,11 +47,18 @@ let events = 0;
 /** Timings of the last delivery, in milliseconds, for the benchmark. */
 const timings = { load: 0, total: 0, files: 0, conversation: 0, facts: 0, documents: 0, engine: 0 };
 
-export async function deliver($: EngineInterface, event: Event): Promise<string[]> {
+export async function deliver(
+  $: EngineInterface,
+  event: Event,
+  thread: Thread = MAIN,
+): Promise<string[]> {
   const started = performance.now();
   const load = await loadEngine($);
   const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()]);
-  const file = stateFile(root, sessionId);
+  const file = stateFile(
+    root,
+    thread.kind === "agent" ? agentState(sessionId, thread.id) : sessionId,
+  );
   const entries = await serial(sessionId, async () => {
     const snapshot = await snapshotOf($, root);
     // Most reads bring no rule: those cost one lookup.
@@ -48,15 +68,16 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
       refresh($, snapshot).then(() => {
         timings.files = performance.now() - gathering;
       }),
-      frameTexts($).then((texts) => {
+      conversationOf($, thread).then((texts) => {
         timings.conversation = performance.now() - gathering;
         return texts;
       }),
-      readState($, file),
+      thread.kind === "spawn" ? "" : readState($, file),
       $.clock.now(),
       sweepOldStates($, root),
       recordPluginRoot($, root),
     ]);
+    if (thread.kind !== "main" && !snapshot.ws.subagents()) return [];
     let shell: EventRequest["shell"];
     if (event.kind === "shell") {
       const plan = snapshot.ws.shellPlan(saved);
@@ -78,6 +99,7 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
       kind: event.kind,
       key: JSON.stringify([
         sessionId,
+        thread.kind === "agent" ? thread.id : thread.kind,
         event.kind === "prompt" ? event.prompt.length : event.id,
         now,
         events,
@@ -103,8 +125,10 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
     const deciding = performance.now();
     const response = snapshot.ws.decide(request);
     timings.engine = performance.now() - deciding;
-    if (typeof response.stateError === "string") await keepCorrupt($, root, file, saved);
-    if (typeof response.state === "string") await writeState($, root, file, response.state);
+    if (thread.kind !== "spawn") {
+      if (typeof response.stateError === "string") await keepCorrupt($, root, file, saved);
+      if (typeof response.state === "string") await writeState($, root, file, response.state);
+    }
     for (const line of response.log) $.ui.log(line, { to: "transcript" });
     await tellStateDirProblem($, root, sessionId);
     return response.entries;
@@ -122,12 +146,32 @@ export async function deliver($: EngineInterface, event: Event): Promise<string[
   return entries;
 }
 
-/** After the conversation was compacted: every delivery left it, so the
- * one-minute record must not hold rules back (the engine says how). */
-export async function compacted($: EngineInterface): Promise<void> {
+/** The state file name of a subagent's record: its session's, then the
+ * agent's id (which the engine's session id policy then judges). */
+function agentState(sessionId: string, agentId: string): string {
+  return `${sessionId}.agent-${agentId}`;
+}
+
+/** The deliveries the thread's conversation holds: a new subagent's is
+ * empty, a fork's is its parent's. */
+function conversationOf($: EngineInterface, thread: Thread): Promise<string[]> {
+  switch (thread.kind) {
+    case "main":
+      return frameTexts($);
+    case "agent":
+      return frameTexts($, thread.id);
+    case "spawn":
+      return thread.fork ? frameTexts($, thread.parentAgentId) : Promise.resolve([]);
+  }
+}
+
+/** After a conversation was compacted (the main thread's, or a
+ * subagent's): every delivery left it, so the one-minute record must not
+ * hold rules back (the engine says how). */
+export async function compacted($: EngineInterface, agentId?: string): Promise<void> {
   await loadEngine($);
   const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()]);
-  const file = stateFile(root, sessionId);
+  const file = stateFile(root, agentId === undefined ? sessionId : agentState(sessionId, agentId));
   await serial(sessionId, async () => {
     const changed = stateAfterCompaction(await readState($, file), await $.clock.now());
     if (changed !== undefined) await writeState($, root, file, changed);

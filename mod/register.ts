@@ -1,11 +1,12 @@
 // Rule Fairy for Claude Code: a repository's rules delivered when they
 // matter. Prompts bring always-on, keyword and mentioned rules and the
 // index of requestable rules, reading a requestable rule's file brings it,
-// edits and shell changes bring the rules whose globs match, and a written file is held to
+// edits and shell changes bring the rules whose globs match, a subagent
+// gets them for its own task and edits, and a written file is held to
 // the repository's ast-grep rules; the WebAssembly engine decides
 // everything (../wasm, built into ./engine), this module only carries.
 import type { Register } from "claude-code";
-import { compacted, deliver } from "./deliver";
+import { compacted, deliver, type Thread } from "./deliver";
 import { entryFor, logLine } from "./failure";
 import { checkWritten } from "./gate";
 
@@ -29,8 +30,7 @@ export const register: Register = (on) => {
   // come again with the next event that matches them.
   on("session.compact", async ($, e, next) => {
     const result = await next(e);
-    if (e.agentId === undefined && e.trigger !== "precompute" && result.skip === undefined)
-      await compacted($);
+    if (e.trigger !== "precompute" && result.skip === undefined) await compacted($, e.agentId);
     return result;
   }).catch((_, e, next) => next(e));
 
@@ -46,15 +46,31 @@ export const register: Register = (on) => {
     return next({ ...e, context: [...(e.context ?? []), entry] });
   });
 
+  // A subagent's task is its first prompt (behaviour §5.7): its rules come
+  // before the task in the prompt it starts with, the one channel into a
+  // subagent's context before its first request. A resumed agent keeps the
+  // conversation it had; a workflow agent's prompt may be a placeholder the
+  // rewrite does not reach.
+  on("agent.spawn", async ($, e, next) => {
+    if (e.resume !== undefined || e.workflow !== undefined) return next(e);
+    const thread = { kind: "spawn", fork: e.fork, parentAgentId: e.parentAgentId } as const;
+    const entries = await deliver($, { kind: "prompt", prompt: e.prompt }, thread);
+    return next(entries.length === 0 ? e : { ...e, prompt: withRules(entries, e.prompt) });
+  }).catch(async ($, e, next) => {
+    $.ui.log(logLine("prompt", next.error), { to: "transcript" });
+    if (next.called || e.resume !== undefined || e.workflow !== undefined) return next(e);
+    return next({ ...e, prompt: withRules([entryFor("prompt", next.error)], e.prompt) });
+  });
+
   on("tool.call", { tool: EDIT_TOOLS }, async ($, e, next) => {
     const result = await next(e);
-    if (e.agentId !== undefined || result.deny !== undefined) return result;
+    if (result.deny !== undefined) return result;
     const input = e as unknown as Record<string, unknown>;
     const file = [input.file_path, input.notebook_path, input.path].find(
       (value) => typeof value === "string",
     );
     if (typeof file !== "string") return result;
-    const entries = await deliver($, { kind: "edit", file, id: e.tool_use_id ?? "" });
+    const entries = await deliver($, { kind: "edit", file, id: e.tool_use_id ?? "" }, threadOf(e));
     // A call that errored wrote nothing: the file's old findings are not
     // this write's. Its rules still come, as for any edit.
     if (result.isError !== true) entries.push(...(await checkWritten($, file)));
@@ -63,7 +79,7 @@ export const register: Register = (on) => {
       : { ...result, context: [...(result.context ?? []), ...entries] };
   }).catch(async ($, e, next) => {
     const result = await next(e);
-    if (e.agentId !== undefined || result.deny !== undefined) return result;
+    if (result.deny !== undefined) return result;
     const entry = entryFor("edit", next.error);
     $.ui.log(logLine("edit", next.error), { to: "transcript" });
     return { ...result, context: [...(result.context ?? []), entry] };
@@ -75,17 +91,16 @@ export const register: Register = (on) => {
   // attached to the read's result.
   on("tool.call", { tool: "Read" }, async ($, e, next) => {
     const result = await next(e);
-    if (e.agentId !== undefined || result.deny !== undefined || result.isError === true)
-      return result;
+    if (result.deny !== undefined || result.isError === true) return result;
     const file = (e as unknown as Record<string, unknown>).file_path;
     if (typeof file !== "string") return result;
-    const entries = await deliver($, { kind: "read", file, id: e.tool_use_id ?? "" });
+    const entries = await deliver($, { kind: "read", file, id: e.tool_use_id ?? "" }, threadOf(e));
     return entries.length === 0
       ? result
       : { ...result, context: [...(result.context ?? []), ...entries] };
   }).catch(async ($, e, next) => {
     const result = await next(e);
-    if (e.agentId !== undefined || result.deny !== undefined) return result;
+    if (result.deny !== undefined) return result;
     const entry = entryFor("read", next.error);
     $.ui.log(logLine("read", next.error), { to: "transcript" });
     return { ...result, context: [...(result.context ?? []), entry] };
@@ -93,16 +108,27 @@ export const register: Register = (on) => {
 
   on("tool.call", { tool: "Bash" }, async ($, e, next) => {
     const result = await next(e);
-    if (e.agentId !== undefined || result.deny !== undefined) return result;
-    const entries = await deliver($, { kind: "shell", id: e.tool_use_id ?? "" });
+    if (result.deny !== undefined) return result;
+    const entries = await deliver($, { kind: "shell", id: e.tool_use_id ?? "" }, threadOf(e));
     return entries.length === 0
       ? result
       : { ...result, context: [...(result.context ?? []), ...entries] };
   }).catch(async ($, e, next) => {
     const result = await next(e);
-    if (e.agentId !== undefined || result.deny !== undefined) return result;
+    if (result.deny !== undefined) return result;
     const entry = entryFor("shell", next.error);
     $.ui.log(logLine("shell", next.error), { to: "transcript" });
     return { ...result, context: [...(result.context ?? []), entry] };
   });
 };
+
+/** The conversation a tool call belongs to: a subagent's when it carries
+ * the subagent's `agentId`, else the main thread's. */
+function threadOf(e: { agentId?: string }): Thread {
+  return e.agentId === undefined ? { kind: "main" } : { kind: "agent", id: e.agentId };
+}
+
+/** The task a subagent starts with, its rules before it. */
+function withRules(entries: string[], task: string): string {
+  return `${entries.join("\n\n")}\n\n${task}`;
+}

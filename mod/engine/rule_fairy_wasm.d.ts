@@ -646,6 +646,11 @@ export class Workspace {
      */
     stated(path: string, stat: HostStat): void;
     /**
+     * Whether subagents get the rules (`:subagents` in `rule-fairy.edn`,
+     * on by default), for the project as last refreshed.
+     */
+    subagents(): boolean;
+    /**
      * `{ facts, markers, gate }`: the facts some rule tests, the marker
      * files project tags come from, and the paths whose presence means the
      * project keeps gate rules.
@@ -727,6 +732,7 @@ export interface InitOutput {
     readonly workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
     readonly workspace_startRefresh: (a: number) => [number, number, number];
     readonly workspace_stated: (a: number, b: number, c: number, d: any) => void;
+    readonly workspace_subagents: (a: number) => number;
     readonly workspace_wants: (a: number) => [number, number, number];
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;

@@ -99,7 +99,7 @@ test("a clean write, and a project without gate rules, say nothing", async ($, o
   expect(checks(w)).toHaveLength(1);
 });
 
-test("an errored, denied or subagent edit runs no check", async ($, on) => {
+test("an errored or denied edit runs no check; a subagent's edit is checked as the main thread's", async ($, on) => {
   const w = world(on, { ".kairoku/rules/no-eval.yml": NO_EVAL });
   gateAnswers(w, () => run(1, `${FINDING}\n`));
   w.answerTool = (e) =>
@@ -110,9 +110,12 @@ test("an errored, denied or subagent edit runs no check", async ($, on) => {
   expect(
     (await $.tool.call({ tool: "Write", file_path: `${ROOT}/src/a.ts`, content: "x" })).context,
   ).toBeUndefined();
-  w.answerTool = () => ({ result: "done" });
-  expect((await $.tool.call({ ...edit(), agentId: "agent-1" } as never)).context).toBeUndefined();
   expect(checks(w)).toEqual([]);
+  w.answerTool = () => ({ result: "done" });
+  w.agentMessages.set("agent-1", []);
+  const sub = await $.tool.call({ ...edit(), agentId: "agent-1" } as never);
+  expect(checks(w).length).toBe(1);
+  expect((sub.context ?? []).join("\n")).toContain("no-eval");
 });
 
 test("a missing program is told once per session and never blocks the write", async ($, on) => {

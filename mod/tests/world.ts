@@ -28,6 +28,10 @@ export type World = {
   links: Map<string, string>;
   /** The conversation as `$.session.messages({ as: 'api' })` answers. */
   messages: unknown[];
+  /** Each subagent's own conversation, by its `agentId`. */
+  agentMessages: Map<string, unknown[]>;
+  /** The agents started, each as the hooks above left its input. */
+  spawned: { prompt: string; fork: boolean }[];
   /** Porcelain entries git reports, as `XY path`. */
   status: string[];
   /** `$` calls to refuse: event name -> reason. */
@@ -91,6 +95,8 @@ export function world(on: On, files: Record<string, string> = {}): World {
     files: new Map(),
     links: new Map(),
     messages: [],
+    agentMessages: new Map(),
+    spawned: [],
     status: [],
     refuse: new Map(),
     vanishing: new Set(),
@@ -149,7 +155,14 @@ export function world(on: On, files: Record<string, string> = {}): World {
   on("session.id", () => refused("session.id") ?? { value: w.sessionId });
   on("session.root", () => refused("session.root") ?? { value: ROOT });
   on("session.cwd", () => ({ value: ROOT }));
-  on("session.messages", () => refused("session.messages") ?? { value: w.messages as never });
+  on("session.messages", (_$, e) => {
+    const denied = refused("session.messages");
+    if (denied) return denied;
+    const agentId = (e as { agentId?: string } | undefined)?.agentId;
+    if (agentId === undefined) return { value: w.messages as never };
+    const own = w.agentMessages.get(agentId);
+    return own === undefined ? { deny: `no agent ${agentId}` } : { value: own as never };
+  });
   on("session.model", () => {
     w.asked.push("session.model");
     return { value: w.model };
@@ -359,6 +372,11 @@ export function world(on: On, files: Record<string, string> = {}): World {
   });
   on("prompt.submit", (_$, e) => ({ text: e.text, context: e.context }));
   on("tool.call", (_$, e) => w.answerTool(e) as never);
+  // Core starts the agent: its id is its place among those started.
+  on("agent.spawn", (_$, e) => {
+    w.spawned.push({ prompt: e.prompt, fork: e.fork });
+    return { model: "claude-opus-5-5", agentId: `agent-${w.spawned.length}` };
+  });
   on("session.compact", () => {
     w.messages = [
       {

@@ -16,6 +16,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -476,5 +477,103 @@ test("a nested folder's always-on rule comes with a Read below it, its glob rule
     assert.doesNotMatch(afterWebEdit, /rule-fairy error/);
   } finally {
     await nested.close();
+  }
+});
+
+test("a subagent gets the always-on and keyword rules with its task, and a glob rule with its edit although the main thread held it", async () => {
+  // A project and a script of its own: the main thread edits a matched
+  // file, hands a task naming a keyword to a subagent (in line), the
+  // subagent edits another matched file, and the main thread edits a third.
+  const root = join(home, "subagents");
+  write(root, {
+    ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\n# Always\n\nAlways rule body.",
+    ".cursor/rules/widget.mdc": "---\npromptAnyOf: widget\n---\n# Widget\n\nWidget rule body.",
+    ".cursor/rules/ts.mdc": "---\nglobs: src/**/*.ts\n---\n# TypeScript\n\nTypeScript rule body.",
+  });
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  const TASK = "Shrink the widget in src/b.ts";
+  const file = (name) => join(root, "src", name);
+  const own = await startMock([
+    // The subagent's script first: the main thread's later requests hold
+    // the task too, in the Agent call's input, but not as their prompt.
+    {
+      prompt: TASK,
+      turns: [
+        { tool: "Write", input: { file_path: file("b.ts"), content: "export const b = 1\n" } },
+        { text: "Shrunk." },
+      ],
+    },
+    {
+      prompt: "delegate the work",
+      turns: [
+        { tool: "Write", input: { file_path: file("a.ts"), content: "export const a = 1\n" } },
+        {
+          tool: "Agent",
+          input: {
+            description: "shrink",
+            prompt: TASK,
+            subagent_type: "general-purpose",
+            run_in_background: false,
+          },
+        },
+        { tool: "Write", input: { file_path: file("c.ts"), content: "export const c = 1\n" } },
+        { text: "Done." },
+      ],
+    },
+  ]);
+  try {
+    const result = await claude({
+      args: ["delegate the work", "--permission-mode", "acceptEdits"],
+      cwd: root,
+      config: join(home, "config"),
+      mockUrl: own.url,
+      debugFile: debugFile(),
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(readFileSync(file("c.ts"), "utf8"), "export const c = 1\n", "every Write ran");
+    const isSubagent = (request) =>
+      JSON.stringify(request.system ?? "").includes("cc_is_subagent=true");
+    const sub = own.requests.filter(isSubagent);
+    const main = own.requests.filter((request) => !isSubagent(request));
+    assert.equal(sub.length, 2, "the subagent's two turns");
+    assert.equal(main.length, 4, "the main thread's four turns");
+    const all = (request) => JSON.stringify(request.messages);
+    // The task comes with the always-on rule and the keyword it names.
+    assert.equal(
+      count(all(sub[0]), "always.mdc"),
+      1,
+      "the subagent's first request holds the always-on rule",
+    );
+    assert.equal(count(all(sub[0]), "widget.mdc"), 1, "and the keyword rule its task names");
+    assert.ok(all(sub[0]).includes("Widget rule body."), "with its body");
+    assert.equal(count(all(sub[0]), "ts.mdc"), 0, "not yet the glob rule");
+    // The main thread held ts.mdc since its first edit; the subagent gets it with its own.
+    assert.equal(count(hookContext(main[1]), "ts.mdc"), 1, "the main thread's edit brought ts.mdc");
+    assert.equal(
+      count(hookContext(sub[1]), "ts.mdc"),
+      1,
+      "the subagent's edit brought it to the subagent",
+    );
+    assert.match(hookContext(sub[1]), /\[rule-fairy matched: glob on src\/b\.ts\]/);
+    // The main thread's later edit: held there still, not sent again.
+    assert.equal(
+      count(hookContext(main[3]), "ts.mdc"),
+      1,
+      "the main thread's next edit is unaffected",
+    );
+    assert.doesNotMatch(all(main[3]), /rule-fairy error/);
+    assert.doesNotMatch(all(sub[1]), /rule-fairy error/);
+    // Each conversation has its own record.
+    const id = result.events.find((event) => event.session_id !== undefined)?.session_id;
+    const states = readdirSync(join(root, ".rule-fairy/claude")).filter((name) =>
+      name.endsWith(".json"),
+    );
+    assert.ok(states.includes(`${id}.json`), JSON.stringify(states));
+    assert.ok(
+      states.some((name) => name.startsWith(`${id}.agent-`)),
+      JSON.stringify(states),
+    );
+  } finally {
+    await own.close();
   }
 });

@@ -315,6 +315,12 @@ impl Workspace {
         Ok(self.inner.contents_due(&request))
     }
 
+    /// Whether subagents get the rules (`:subagents` in `rule-fairy.edn`,
+    /// on by default), for the project as last refreshed.
+    pub fn subagents(&self) -> bool {
+        self.inner.subagents()
+    }
+
     /// Whether a Read of `file` (absolute) may bring a rule (a requestable
     /// rule's file, or a file below a nested folder's always-on rule); the
     /// mod delivers for a read only then.

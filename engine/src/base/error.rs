@@ -135,6 +135,8 @@ pub enum ErrorKind {
     GateUncheckedValue,
     /// A `:shell-hook` value is not a boolean.
     ShellHookValue,
+    /// `:subagents` is not a boolean.
+    SubagentsValue,
     /// `:instructions :files` is not a vector of file names.
     InstructionFilesValue,
 
@@ -391,6 +393,7 @@ impl fmt::Display for ErrorKind {
             ShellHookValue => {
                 f.write_str(":shell-hook values in rule-fairy.edn must be true or false")
             }
+            SubagentsValue => f.write_str(":subagents in rule-fairy.edn must be true or false"),
             InstructionFilesValue => f.write_str(
                 ":instructions :files in rule-fairy.edn must be a vector of file names relative to a directory, like [\"AGENTS.md\" \"CLAUDE.md\"]",
             ),

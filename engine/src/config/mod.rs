@@ -14,7 +14,14 @@ use crate::syntax::edn::{self, Edn, Value};
 /// The configuration file's name, at the project root (behaviour §1.1).
 pub const CONFIG_FILE: &str = "rule-fairy.edn";
 
-const TOP_LEVEL_KEYS: &[&str] = &["rules", "instructions", "shell-hook", "formats", "gate"];
+const TOP_LEVEL_KEYS: &[&str] = &[
+    "rules",
+    "instructions",
+    "shell-hook",
+    "subagents",
+    "formats",
+    "gate",
+];
 pub(crate) const DEFAULT_RULE_DIRS: &[&str] = &[".cursor/rules"];
 /// Cursor reads `.md` rules beside `.mdc` ones, and `<name>/RULE.md` folders.
 pub(crate) const DEFAULT_RULE_EXTENSIONS: &[&str] = &[".mdc", ".md"];
@@ -395,6 +402,18 @@ impl Config {
         Ok(hook)
     }
 
+    /// Whether subagents get the rules as the main thread does (behaviour
+    /// §1.1, `:subagents`; on unless `false`).
+    pub fn subagents(&self) -> Result<bool> {
+        match lookup(&self.entries, "subagents") {
+            None => Ok(true),
+            Some(value) => match value.value {
+                Value::Bool(on) => Ok(on),
+                _ => Err(at(&self.file, value.line, ErrorKind::SubagentsValue)),
+            },
+        }
+    }
+
     /// The instruction file names the review reads, normalised (behaviour §6.3).
     pub fn instruction_files(&self) -> Result<Vec<String>> {
         let Some(value) = self.get("instructions") else {
@@ -428,6 +447,7 @@ impl Config {
         [
             self.rules_source(root).err(),
             self.shell_hook().err(),
+            self.subagents().err(),
             self.instruction_files().err(),
             self.gate_dirs().err(),
         ]
@@ -661,6 +681,15 @@ mod tests {
                 claude: true,
                 codex: false
             }
+        );
+        assert!(Config::parse("{}").unwrap().subagents().unwrap());
+        assert!(!Config::parse("{:subagents false}")
+            .unwrap()
+            .subagents()
+            .unwrap());
+        assert_eq!(
+            message("{:subagents \"no\"}", |c| c.subagents().map(drop)),
+            ":subagents in rule-fairy.edn must be true or false"
         );
         let both = Config::parse("{:shell-hook {:claude false :codex true}}").unwrap();
         assert_eq!(

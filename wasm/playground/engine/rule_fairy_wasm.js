@@ -471,6 +471,15 @@ export class Workspace {
         wasm.workspace_stated(this.__wbg_ptr, ptr0, len0, stat);
     }
     /**
+     * Whether subagents get the rules (`:subagents` in `rule-fairy.edn`,
+     * on by default), for the project as last refreshed.
+     * @returns {boolean}
+     */
+    subagents() {
+        const ret = wasm.workspace_subagents(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
      * `{ facts, markers, gate }`: the facts some rule tests, the marker
      * files project tags come from, and the paths whose presence means the
      * project keeps gate rules.

@@ -41,6 +41,7 @@ export const workspace_shellCandidates: (a: number, b: number, c: number, d: num
 export const workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
 export const workspace_startRefresh: (a: number) => [number, number, number];
 export const workspace_stated: (a: number, b: number, c: number, d: any) => void;
+export const workspace_subagents: (a: number) => number;
 export const workspace_wants: (a: number) => [number, number, number];
 export const __wbindgen_malloc: (a: number, b: number) => number;
 export const __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;

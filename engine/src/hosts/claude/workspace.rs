@@ -506,6 +506,16 @@ impl ClaudeWorkspace {
         }
     }
 
+    /// Whether subagents get the rules (`:subagents`, behaviour §1.1): on
+    /// unless the project as last loaded turns it off. A configuration that
+    /// does not load leaves it on, so its error reaches the subagent too.
+    pub fn subagents(&self) -> bool {
+        match &self.project {
+            Some(Ok(project)) => project.config.subagents().unwrap_or(true),
+            _ => true,
+        }
+    }
+
     /// Whether the mod may read a file for `fileContains` (behaviour
     /// §0.1), from what a stat with links resolved told: a regular file
     /// within the read bound whose real path lies inside the project.
