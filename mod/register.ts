@@ -5,9 +5,9 @@
 // gets them for its own task and edits, and a written file is held to
 // the repository's ast-grep rules; the WebAssembly engine decides
 // everything (../wasm, built into ./engine), this module only carries.
-import type { Register } from "claude-code";
+import type { EngineInterface, HookFailure, Register } from "claude-code";
 import { compacted, deliver, type Thread } from "./deliver";
-import { entryFor, logLine } from "./failure";
+import { entryFor, type Kind, logLine } from "./failure";
 import { checkWritten } from "./gate";
 
 /** Prompts another agent or process composed: keyword rules match what the
@@ -74,16 +74,8 @@ export const register: Register = (on) => {
     // A call that errored wrote nothing: the file's old findings are not
     // this write's. Its rules still come, as for any edit.
     if (result.isError !== true) entries.push(...(await checkWritten($, file)));
-    return entries.length === 0
-      ? result
-      : { ...result, context: [...(result.context ?? []), ...entries] };
-  }).catch(async ($, e, next) => {
-    const result = await next(e);
-    if (result.deny !== undefined) return result;
-    const entry = entryFor("edit", next.error);
-    $.ui.log(logLine("edit", next.error), { to: "transcript" });
-    return { ...result, context: [...(result.context ?? []), entry] };
-  });
+    return attach(result, entries);
+  }).catch(async ($, e, next) => failed($, "edit", await next(e), next.error));
 
   // Reading a requestable rule's file is how the model asks for the rule
   // (behaviour §9.2), and reading a file below a nested rules folder
@@ -95,31 +87,15 @@ export const register: Register = (on) => {
     const file = (e as unknown as Record<string, unknown>).file_path;
     if (typeof file !== "string") return result;
     const entries = await deliver($, { kind: "read", file, id: e.tool_use_id ?? "" }, threadOf(e));
-    return entries.length === 0
-      ? result
-      : { ...result, context: [...(result.context ?? []), ...entries] };
-  }).catch(async ($, e, next) => {
-    const result = await next(e);
-    if (result.deny !== undefined) return result;
-    const entry = entryFor("read", next.error);
-    $.ui.log(logLine("read", next.error), { to: "transcript" });
-    return { ...result, context: [...(result.context ?? []), entry] };
-  });
+    return attach(result, entries);
+  }).catch(async ($, e, next) => failed($, "read", await next(e), next.error));
 
   on("tool.call", { tool: "Bash" }, async ($, e, next) => {
     const result = await next(e);
     if (result.deny !== undefined) return result;
     const entries = await deliver($, { kind: "shell", id: e.tool_use_id ?? "" }, threadOf(e));
-    return entries.length === 0
-      ? result
-      : { ...result, context: [...(result.context ?? []), ...entries] };
-  }).catch(async ($, e, next) => {
-    const result = await next(e);
-    if (result.deny !== undefined) return result;
-    const entry = entryFor("shell", next.error);
-    $.ui.log(logLine("shell", next.error), { to: "transcript" });
-    return { ...result, context: [...(result.context ?? []), entry] };
-  });
+    return attach(result, entries);
+  }).catch(async ($, e, next) => failed($, "shell", await next(e), next.error));
 };
 
 /** The conversation a tool call belongs to: a subagent's when it carries
@@ -131,4 +107,27 @@ function threadOf(e: { agentId?: string }): Thread {
 /** The task a subagent starts with, its rules before it. */
 function withRules(entries: string[], task: string): string {
   return `${entries.join("\n\n")}\n\n${task}`;
+}
+
+/** A tool's result with `entries` after its own context. */
+function attach<R extends { context?: readonly string[] }>(
+  result: R,
+  entries: readonly string[],
+): R {
+  return entries.length === 0
+    ? result
+    : { ...result, context: [...(result.context ?? []), ...entries] };
+}
+
+/** A tool call whose delivery failed: the tool's own result (a denial
+ * untouched), with the error entry, and a line in the transcript. */
+function failed<R extends { deny?: unknown; context?: readonly string[] }>(
+  $: EngineInterface,
+  kind: Kind,
+  result: R,
+  error: HookFailure | undefined,
+): R {
+  if (result.deny !== undefined) return result;
+  $.ui.log(logLine(kind, error), { to: "transcript" });
+  return attach(result, [entryFor(kind, error)]);
 }
