@@ -507,6 +507,62 @@ async function main() {
       mock.state.unexpected.length === 0,
       `no unscripted request in the nested scenario ${JSON.stringify(mock.state.unexpected)}`,
     );
+
+    console.log("scenario: an AGENTS.md below the working directory");
+    const services = path.join(work, "services-project");
+    const ROOT_AGENTS = "Root agents file: keep the changelog.";
+    const BILLING = "Billing agents file: amounts are integer cents.";
+    const servicesFiles = {
+      "AGENTS.md": `${ROOT_AGENTS}\n`,
+      "services/billing/AGENTS.md": `# Billing\n\n${BILLING}\n`,
+      ".cursor/rules/base.mdc": "---\nalwaysApply: true\n---\n# Base\n\nBase rule.\n",
+    };
+    for (const [file, text] of Object.entries(servicesFiles)) {
+      fs.mkdirSync(path.dirname(path.join(services, file)), { recursive: true });
+      fs.writeFileSync(path.join(services, file), text);
+    }
+    run("git", ["init", "-q"], { cwd: services });
+    const servicesFirst = requests.length;
+    mock.expect(
+      answer([
+        applyPatch(
+          "call_ap7",
+          "*** Begin Patch\n*** Add File: services/billing/src/invoice.ts\n+export const total = 0;\n*** End Patch\n",
+        ),
+      ]),
+      answer([say("done")]),
+    );
+    await codexExec(env, services, ["exec", ...base, "add an invoice module"]);
+    const whole = (request) => JSON.stringify(request.input);
+    check(
+      whole(requests[servicesFirst]).includes(ROOT_AGENTS),
+      "Codex itself carries the root AGENTS.md with the first request",
+    );
+    check(
+      !whole(requests[servicesFirst]).includes(BILLING),
+      "but not services/billing/AGENTS.md, below the working directory",
+    );
+    const billing = developerTexts(requests[servicesFirst + 1]).find((t) =>
+      t.includes("[rule-fairy injected: instruction file services/billing/AGENTS.md]"),
+    );
+    check(
+      billing?.includes(BILLING) ?? false,
+      "the apply_patch under services/billing/ brings services/billing/AGENTS.md",
+    );
+    check(
+      billing?.includes(
+        "[rule-fairy matched: instruction files of directories below the working directory, which Codex did not read]",
+      ) ?? false,
+      "labelled with why it came",
+    );
+    check(
+      !(billing ?? "").includes(ROOT_AGENTS),
+      "and not the root AGENTS.md, which Codex read itself",
+    );
+    check(
+      mock.state.unexpected.length === 0,
+      `no unscripted request in the instructions scenario ${JSON.stringify(mock.state.unexpected)}`,
+    );
   } finally {
     await mock.close();
     if (failures > 0 || process.env.RULE_FAIRY_E2E_KEEP) {

@@ -9,6 +9,7 @@
 use crate::matching::index::PromptMatch;
 use crate::render::labels;
 use crate::render::prefix::{injected_markers, reason_lines};
+use crate::rules::instructions;
 
 /// What a post-edit delivery asks of the agent.
 pub(crate) const EDIT_CONTRACT: &str =
@@ -33,6 +34,7 @@ pub(crate) fn read_context<S: AsRef<str>>(
 ) -> String {
     let mut lines = injected_markers(delivered);
     lines.extend(read_lines);
+    lines.extend(instructions_line(delivered));
     format!("{}\n\n{full_rendering}", lines.join("\n"))
 }
 
@@ -56,16 +58,29 @@ pub(crate) fn post_edit_context<S: AsRef<str>, P: AsRef<str>>(
     full_rendering: &str,
 ) -> String {
     let paths: Vec<&str> = paths.iter().map(AsRef::as_ref).collect();
-    let matched = match source {
-        EditSource::Tool => labels::matched_glob(&paths.join(", ")),
-        EditSource::Shell => labels::matched_glob_by_shell(&paths.join(", ")),
-    };
     let mut lines = injected_markers(delivered);
-    lines.push(matched);
+    let rules = delivered
+        .iter()
+        .any(|name| instructions::delivered_path(name.as_ref()).is_none());
+    if rules {
+        lines.push(match source {
+            EditSource::Tool => labels::matched_glob(&paths.join(", ")),
+            EditSource::Shell => labels::matched_glob_by_shell(&paths.join(", ")),
+        });
+    }
+    lines.extend(instructions_line(delivered));
     format!(
         "{}\n\n{EDIT_CONTRACT}\n\n{full_rendering}",
         lines.join("\n")
     )
+}
+
+/// The line saying why instruction files came, when `delivered` holds one.
+fn instructions_line<S: AsRef<str>>(delivered: &[S]) -> Option<String> {
+    delivered
+        .iter()
+        .any(|name| instructions::delivered_path(name.as_ref()).is_some())
+        .then(|| labels::MATCHED_INSTRUCTIONS.to_string())
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use crate::render::imports::{render_blocks, render_each, render_full};
 use crate::render::index_entry::{index_entry, is_index_name};
 use crate::render::labels;
 use crate::render::prefix::{read_lines, ChangedPath, Trigger};
+use crate::rules::instructions;
 use crate::rules::rule::Rule;
 
 /// The rules an event selected, in match order, and why.
@@ -296,6 +297,40 @@ fn shell_selection(sorted: &[String], matches: PathMatches) -> Selection {
     selection(Trigger::Shell(changed_paths), matched_paths, matches)
 }
 
+/// `selection` with the instruction files Codex did not read for the
+/// event's paths (behaviour §5.3) after its rules: those in directories
+/// below the session's working directory `loaded_to` (project-relative).
+/// Each is durable, so it comes once per session and again after a
+/// compaction. A bad `:instructions` is for a review and `check` to tell
+/// (behaviour §1.1): the hook goes on without instruction files.
+pub(crate) fn with_unloaded_instructions(
+    fs: &dyn FileSource,
+    project: &Project,
+    mut selection: Selection,
+    event: &Event,
+    loaded_to: &str,
+) -> Selection {
+    let paths: Vec<String> = match event {
+        Event::Edit { .. } | Event::Shell { .. } => event.matched_paths(),
+        Event::Read { paths } => paths
+            .iter()
+            .map(|p| paths::normalize_for_match(p))
+            .filter(|p| p.len() <= MAX_PATH_BYTES && !escapes(p))
+            .collect(),
+        Event::Prompt { .. } | Event::SessionStart { .. } => return selection,
+    };
+    let Ok(names) = project.config.instruction_files() else {
+        return selection;
+    };
+    for path in instructions::unloaded_by_codex(fs, &project.root, &names, loaded_to, &paths) {
+        let name = instructions::delivered_name(&path);
+        if !selection.rules.contains(&name) {
+            selection.rules.push(name);
+        }
+    }
+    selection
+}
+
 /// The rules of a project by name; a missing one is the original's error.
 fn rules_named<'p, S: AsRef<str>>(
     project: &'p Project,
@@ -323,39 +358,80 @@ pub(crate) fn render<S: AsRef<str>>(
     names: &[S],
 ) -> Result<Vec<Block>, RenderError> {
     let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
-    let (index, rules) = split_index(&names);
-    let mut blocks = render_blocks(fs, &project.root, &rules_named(project, &rules)?)?;
-    if let Some(wanted) = index {
-        insert_index(project, &mut blocks, wanted)?;
+    let parts = split_names(&names);
+    let mut blocks = render_blocks(fs, &project.root, &rules_named(project, &parts.rules)?)?;
+    let mut own = Vec::new();
+    for name in &parts.instructions {
+        own.push(instruction_block(fs, project, name)?);
     }
+    if let Some(wanted) = parts.index {
+        own.push(index_block(project, wanted)?);
+    }
+    insert_after_rules(&mut blocks, own);
     line_safe_headings(&mut blocks);
     Ok(blocks)
 }
 
-/// The index of requestable rules named among `names` (behaviour §9.2),
-/// and the rules.
-fn split_index<'n>(names: &[&'n str]) -> (Option<&'n str>, Vec<&'n str>) {
-    let (index, rules): (Vec<&str>, Vec<&str>) =
-        names.iter().copied().partition(|name| is_index_name(name));
-    (index.first().copied(), rules)
+/// Names a delivery carries, by what renders them.
+struct Names<'n> {
+    /// The index of requestable rules (behaviour §9.2), if named.
+    index: Option<&'n str>,
+    /// Instruction files a Codex hook delivers (behaviour §5.3).
+    instructions: Vec<&'n str>,
+    /// The project's rules.
+    rules: Vec<&'n str>,
 }
 
-/// Puts the index block after the rule blocks, before the documentation
-/// they import: it has no imports of its own.
-fn insert_index(project: &Project, blocks: &mut Vec<Block>, wanted: &str) -> Result<(), Error> {
-    let entry = index_entry(project.index.requests().listed())
+fn split_names<'n>(names: &[&'n str]) -> Names<'n> {
+    let mut parts = Names {
+        index: None,
+        instructions: Vec::new(),
+        rules: Vec::new(),
+    };
+    for &name in names {
+        if is_index_name(name) {
+            parts.index = parts.index.or(Some(name));
+        } else if instructions::delivered_path(name).is_some() {
+            parts.instructions.push(name);
+        } else {
+            parts.rules.push(name);
+        }
+    }
+    parts
+}
+
+/// The index block, when `wanted` is the project's index as it is now.
+fn index_block(project: &Project, wanted: &str) -> Result<Block, Error> {
+    index_entry(project.index.requests().listed())
         .filter(|entry| entry.name == wanted)
+        .map(|entry| entry.block)
         .ok_or_else(|| {
             Error::new(ErrorKind::UnknownRule {
                 name: wanted.to_string(),
             })
-        })?;
+        })
+}
+
+/// An instruction file's block: its path as the heading, its text whole.
+fn instruction_block(fs: &dyn FileSource, project: &Project, name: &str) -> Result<Block, Error> {
+    let path = instructions::delivered_path(name).unwrap_or(name);
+    Ok(Block {
+        kind: BlockKind::Rule {
+            name: name.to_string(),
+        },
+        heading: format!("# {path}"),
+        content: instructions::text_for_hook(fs, &project.root, path)?,
+    })
+}
+
+/// Puts blocks of no imports (the index, instruction files) after the rule
+/// blocks, before the documentation the rules import.
+fn insert_after_rules(blocks: &mut Vec<Block>, own: Vec<Block>) {
     let at = blocks
         .iter()
         .position(|block| !matches!(block.kind, BlockKind::Rule { .. }))
         .unwrap_or(blocks.len());
-    blocks.insert(at, entry.block);
-    Ok(())
+    blocks.splice(at..at, own);
 }
 
 fn line_safe_headings(blocks: &mut [Block]) {
@@ -384,19 +460,27 @@ pub(crate) fn render_screened<'n>(
     project: &Project,
     names: &[&'n str],
 ) -> Result<Screened<'n>, RenderError> {
-    let (index, rules) = split_index(names);
-    let mut rendered = render_each(fs, &project.root, &rules_named(project, &rules)?);
-    if let Ok(blocks) = &mut rendered.blocks {
-        if let Some(wanted) = index {
-            insert_index(project, blocks, wanted)?;
-        }
-        line_safe_headings(blocks);
-    }
-    let broken: Vec<BrokenRule> = rendered
+    let parts = split_names(names);
+    let mut rendered = render_each(fs, &project.root, &rules_named(project, &parts.rules)?);
+    let mut broken: Vec<BrokenRule> = rendered
         .broken
         .iter()
-        .map(|(at, error)| BrokenRule::new(project, rules[*at], error))
+        .map(|(at, error)| BrokenRule::new(project, parts.rules[*at], error))
         .collect();
+    let mut own = Vec::new();
+    for name in &parts.instructions {
+        match instruction_block(fs, project, name) {
+            Ok(block) => own.push(block),
+            Err(error) => broken.push(BrokenRule::new(project, name, &error)),
+        }
+    }
+    if let Some(wanted) = parts.index {
+        own.push(index_block(project, wanted)?);
+    }
+    if let Ok(blocks) = &mut rendered.blocks {
+        insert_after_rules(blocks, own);
+        line_safe_headings(blocks);
+    }
     Ok(Screened {
         rendered: names
             .iter()

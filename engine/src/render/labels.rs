@@ -108,6 +108,12 @@ pub fn matched_read_below(paths: &str) -> String {
     )
 }
 
+/// Why a Codex delivery carries instruction files (behaviour §5.3): the
+/// edited or read files lie below the session's working directory, where
+/// Codex read no instruction file.
+pub const MATCHED_INSTRUCTIONS: &str =
+    "[rule-fairy matched: instruction files of directories below the working directory, which Codex did not read]";
+
 /// `[rule-fairy matched: glob on <paths>]`, where `paths` is already the
 /// text to show (one path, a list, or a count).
 pub fn matched_glob(paths: &str) -> String {

@@ -149,6 +149,88 @@ fn discover<S: AsRef<str>>(
     found
 }
 
+/// What an instruction file a Codex hook delivers is named (behaviour
+/// §5.3): a rule's name is a path inside a rules folder, so none starts
+/// with these words.
+const DELIVERED_PREFIX: &str = "instruction file ";
+
+/// The name the instruction file at project-relative `path` is delivered
+/// and recorded under.
+pub(crate) fn delivered_name(path: &str) -> String {
+    format!("{DELIVERED_PREFIX}{path}")
+}
+
+/// The project-relative path of a delivered instruction file's name.
+pub(crate) fn delivered_path(name: &str) -> Option<&str> {
+    name.strip_prefix(DELIVERED_PREFIX)
+}
+
+/// The instruction files Codex did not load for `paths` (project-relative,
+/// normalised): Codex reads them once, from the checkout's root down to the
+/// session's working directory `loaded_to` (project-relative, `""` for the
+/// root), so a directory strictly below it is never read. In each such
+/// directory on a path's way down, shallowest first, `AGENTS.override.md`
+/// where there is one, else `AGENTS.md`, as Codex reads them, each when
+/// `names` lists it.
+pub(crate) fn unloaded_by_codex<S: AsRef<str>>(
+    fs: &dyn FileSource,
+    root: &str,
+    names: &[String],
+    loaded_to: &str,
+    paths: &[S],
+) -> Vec<String> {
+    let listed = |name: &str| names.iter().any(|n| n == name);
+    let mut found = Vec::new();
+    for dir in directories(paths) {
+        let below = match loaded_to {
+            "" => !dir.is_empty(),
+            base => paths::strip_base(&dir, base).is_some_and(|rest| !rest.is_empty()),
+        };
+        if !below {
+            continue;
+        }
+        let file = ["AGENTS.override.md", "AGENTS.md"]
+            .into_iter()
+            .map(|name| (name, in_directory(&dir, name)))
+            .find(|(_, path)| fs.is_file(&paths::join(root, path)));
+        if let Some((name, path)) = file {
+            if listed(name) {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+/// An instruction file's text as Codex reads it, for a hook to deliver:
+/// inside the project, a regular file within the read bound, UTF-8, and
+/// trimmed. Each failure is an error naming the file.
+pub(crate) fn text_for_hook(fs: &dyn FileSource, root: &str, path: &str) -> Result<String> {
+    let file = paths::join(root, path);
+    let bytes = Containment::project(fs, root)
+        .read(fs, &file)
+        .map_err(|why| {
+            Error::at(
+                Place::file(&file),
+                ErrorKind::CannotReadInstruction {
+                    file: path.to_string(),
+                    reason: why.to_string(),
+                },
+            )
+        })?;
+    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes);
+    let decoded = text::decode(bytes).map_err(|error| {
+        Error::at(
+            Place::line(&file, error.line),
+            ErrorKind::InstructionNotUtf8 {
+                file: path.to_string(),
+                error,
+            },
+        )
+    })?;
+    Ok(markdown::trim(&decoded).to_string())
+}
+
 /// Where instruction files may be read from (behaviour §0.1, §6.3): the
 /// project, and the user's own instruction folders, which home imports
 /// are for. A repository cannot make the bundle carry any other file.

@@ -55,6 +55,22 @@ impl Host for Session<'_> {
     fn changed_since(&mut self, project: &Project, marker_ms: i64) -> Result<Vec<String>, String> {
         changed_paths(project, marker_ms)
     }
+
+    /// Codex runs its hooks in the session's working directory.
+    fn working_dir(&self, project: &Project) -> Option<String> {
+        let dir = std::env::current_dir().ok()?;
+        let dir = dir.to_string_lossy();
+        let relative = super::edited_path::project_relative(&project.root, &dir, ".");
+        let relative = match relative.as_str() {
+            "." => "",
+            other => other.trim_end_matches('/'),
+        };
+        // Outside the project (above it, or elsewhere): none is delivered.
+        let outside = rule_fairy_engine::paths::is_absolute(relative)
+            || relative == ".."
+            || relative.starts_with("../");
+        (!outside).then(|| relative.to_string())
+    }
 }
 
 /// Decides `event` with the engine and carries the answer out: the output

@@ -8,7 +8,9 @@
 use crate::base::error::Error;
 use crate::base::fs::FileSource;
 use crate::delivery::broken::{broken_entry, broken_summary, BrokenRule};
-use crate::delivery::selection::{codex_text, read_contents, select, Selection};
+use crate::delivery::selection::{
+    codex_text, read_contents, select, with_unloaded_instructions, Selection,
+};
 use crate::hosts::codex::state::{Metrics, SessionState};
 use crate::hosts::gate_check::GateRun;
 use crate::matching::event::{Event, Query};
@@ -38,6 +40,13 @@ pub trait Host {
     /// The shell check: the project-relative paths changed at or after
     /// `marker_ms`, sorted (git and the files' times).
     fn changed_since(&mut self, project: &Project, marker_ms: i64) -> Result<Vec<String>, String>;
+    /// The session's working directory, project-relative (`""` for the
+    /// root): Codex read the instruction files from the checkout's root
+    /// down to it, and no deeper (behaviour §5.3). `None` when it is not
+    /// inside the project: then no instruction file is delivered.
+    fn working_dir(&self, _project: &Project) -> Option<String> {
+        None
+    }
 }
 
 /// The text a delivery puts in the model's context, or why it failed.
@@ -126,7 +135,7 @@ pub fn decide(
         Event::Shell { .. } if !shell_hook => Answer::done(Vec::new()),
         Event::Shell { .. } => shell(fs, project, facts, &[], host),
         _ => {
-            let selection = selected(fs, project, event, facts);
+            let selection = selected(fs, project, event, facts, host.working_dir(project));
             let problems = host.tell(project, &selection.errors);
             let open = !selection.rules.is_empty()
                 || match event {
@@ -197,9 +206,15 @@ pub fn decide_shell(
         Err(e) => return Answer::failed(host.located(project, &e)),
     };
     let reads = !read.is_empty()
-        && !select(project, &Query::new(&Event::read(read), facts))
-            .rules
-            .is_empty();
+        && !selected(
+            fs,
+            project,
+            &Event::read(read),
+            facts,
+            host.working_dir(project),
+        )
+        .rules
+        .is_empty();
     match (shell_hook, reads) {
         (true, _) => shell(fs, project, facts, read, host),
         (false, true) => decide(fs, project, &Event::read(read), facts, GateRun::Clean, host),
@@ -208,13 +223,24 @@ pub fn decide_shell(
 }
 
 /// The event's selection, with the contents `fileContains` tests read
-/// through `fs`.
-fn selected(fs: &dyn FileSource, project: &Project, event: &Event, facts: &Facts) -> Selection {
+/// through `fs`, and the instruction files Codex did not read for its
+/// paths when the session works at `working_dir`.
+fn selected(
+    fs: &dyn FileSource,
+    project: &Project,
+    event: &Event,
+    facts: &Facts,
+    working_dir: Option<String>,
+) -> Selection {
     let contents = read_contents(fs, project, &event.matched_paths());
-    select(
+    let selection = select(
         project,
         &Query::new(event, facts).with_contents(contents.as_deref()),
-    )
+    );
+    match working_dir {
+        Some(dir) => with_unloaded_instructions(fs, project, selection, event, &dir),
+        None => selection,
+    }
 }
 
 /// After a shell command with the shell hook on: the paths changed since
@@ -250,9 +276,10 @@ fn shell(
     let pending = state.shell.record_check(started, &found).to_vec();
     let mut problems = Vec::new();
     let mut delivered = None;
-    let requested = select(project, &Query::new(&Event::read(read), facts));
+    let working_dir = host.working_dir(project);
+    let requested = selected(fs, project, &Event::read(read), facts, working_dir.clone());
     if !pending.is_empty() || !requested.rules.is_empty() {
-        let selection = selected(fs, project, &Event::shell(&pending), facts);
+        let selection = selected(fs, project, &Event::shell(&pending), facts, working_dir);
         problems = host.tell(project, &selection.errors);
         let now = host
             .transcript(&mut state)
@@ -415,6 +442,7 @@ mod tests {
         transcript: Option<Metrics>,
         changed: Vec<String>,
         asked: Vec<&'static str>,
+        working_dir: Option<String>,
     }
 
     impl Memory {
@@ -427,6 +455,7 @@ mod tests {
                 }),
                 changed: Vec::new(),
                 asked: Vec::new(),
+                working_dir: None,
             }
         }
     }
@@ -454,6 +483,106 @@ mod tests {
             self.asked.push("git");
             Ok(self.changed.clone())
         }
+        fn working_dir(&self, _: &Project) -> Option<String> {
+            self.working_dir.clone()
+        }
+    }
+
+    #[test]
+    fn an_edit_below_the_working_directory_brings_the_instruction_files_codex_did_not_read() {
+        let (mut fs, project) = project(&[
+            (".cursor/rules/ts.mdc", "---\nglobs: **/*.ts\n---\n# TS"),
+            ("AGENTS.md", "Root instructions, which Codex read."),
+            ("services/AGENTS.md", "Services instructions."),
+            ("services/billing/AGENTS.md", "Billing instructions."),
+            ("services/billing/AGENTS.override.md", "Billing override."),
+        ]);
+        fs.add_file("/p/services/payments/AGENTS.md", vec![b'o', b'k', 0xff]);
+        let edit = Event::edit(&["services/billing/src/a.ts"]);
+        let mut host = Memory::new(SessionState::default());
+        host.working_dir = Some(String::new());
+        let Answer::Done {
+            delivered: Some(Delivered::Context(text)),
+            state: Some(state),
+            ..
+        } = run(&fs, &project, &edit, &mut host)
+        else {
+            panic!("no delivery");
+        };
+        assert!(text.starts_with("[rule-fairy injected: ts.mdc]\n[rule-fairy injected: instruction file services/AGENTS.md]\n[rule-fairy injected: instruction file services/billing/AGENTS.override.md]\n[rule-fairy matched: glob on services/billing/src/a.ts]\n[rule-fairy matched: instruction files of directories below the working directory, which Codex did not read]\n"), "{text}");
+        assert!(
+            text.contains("# services/billing/AGENTS.override.md\n\nBilling override."),
+            "{text}"
+        );
+        assert!(
+            !text.contains("Root instructions") && !text.contains("Billing instructions."),
+            "{text}"
+        );
+        assert!(state
+            .injected
+            .contains_key("instruction file services/AGENTS.md"));
+        // Held: the next edit there brings neither again.
+        let mut again = Memory::new(state);
+        again.working_dir = Some(String::new());
+        let answer = run(
+            &fs,
+            &project,
+            &Event::edit(&["services/billing/b.md"]),
+            &mut again,
+        );
+        assert!(
+            matches!(
+                answer,
+                Answer::Done {
+                    delivered: None,
+                    ..
+                }
+            ),
+            "{answer:?}"
+        );
+        // A session working in services/ read services/AGENTS.md itself.
+        let mut deeper = Memory::new(SessionState::default());
+        deeper.working_dir = Some("services".to_string());
+        let Answer::Done {
+            delivered: Some(Delivered::Context(text)),
+            ..
+        } = run(
+            &fs,
+            &project,
+            &Event::edit(&["services/billing/b.md"]),
+            &mut deeper,
+        )
+        else {
+            panic!("no delivery");
+        };
+        assert!(text.starts_with("[rule-fairy injected: instruction file services/billing/AGENTS.override.md]\n[rule-fairy matched: instruction files of directories below"), "{text}");
+        // One that is not UTF-8 is a broken entry naming it; nothing else is lost.
+        let mut broken = Memory::new(SessionState::default());
+        broken.working_dir = Some(String::new());
+        let Answer::Done {
+            delivered: Some(Delivered::Context(text)),
+            ..
+        } = run(
+            &fs,
+            &project,
+            &Event::edit(&["services/payments/x.ts"]),
+            &mut broken,
+        )
+        else {
+            panic!("no delivery");
+        };
+        assert!(text.starts_with("[rule-fairy injected: ts.mdc]\n[rule-fairy injected: instruction file services/AGENTS.md]\n"), "{text}");
+        assert!(text.contains("[rule-fairy error: 1 broken rule left out: instruction file services/payments/AGENTS.md]\n- services/payments/AGENTS.md:1: "), "{text}");
+        // Outside the project, or with no working directory known: none.
+        let mut unknown = Memory::new(SessionState::default());
+        let Answer::Done {
+            delivered: Some(Delivered::Context(text)),
+            ..
+        } = run(&fs, &project, &edit, &mut unknown)
+        else {
+            panic!("no delivery");
+        };
+        assert!(!text.contains("instruction file"), "{text}");
     }
 
     fn project(files: &[(&str, &str)]) -> (MemoryFs, Project) {
