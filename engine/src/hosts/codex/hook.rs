@@ -489,6 +489,29 @@ mod tests {
     }
 
     #[test]
+    fn a_command_reading_below_the_working_directory_brings_its_instruction_file_shell_hook_off() {
+        let (fs, project) = project(&[
+            ("services/billing/AGENTS.md", "Billing instructions."),
+            ("services/billing/x.ts", "export {}"),
+        ]);
+        let mut host = Memory::new(SessionState::default());
+        host.working_dir = Some(String::new());
+        let read = vec!["services/billing/x.ts".to_string()];
+        let Answer::Done {
+            delivered: Some(Delivered::Context(text)),
+            ..
+        } = decide_shell(&fs, &project, &read, &Facts::default(), &mut host)
+        else {
+            panic!("no delivery");
+        };
+        assert!(text.starts_with("[rule-fairy injected: instruction file services/billing/AGENTS.md]\n[rule-fairy matched: instruction files of directories below the working directory, which Codex did not read]\n\n# services/billing/AGENTS.md\n\nBilling instructions."), "{text}");
+        // Without a known working directory, a read of a plain file is nothing.
+        let mut unknown = Memory::new(SessionState::default());
+        let answer = decide_shell(&fs, &project, &read, &Facts::default(), &mut unknown);
+        assert!(matches!(answer, Answer::Done { delivered: None, .. }), "{answer:?}");
+    }
+
+    #[test]
     fn an_edit_below_the_working_directory_brings_the_instruction_files_codex_did_not_read() {
         let (mut fs, project) = project(&[
             (".cursor/rules/ts.mdc", "---\nglobs: **/*.ts\n---\n# TS"),
