@@ -65,6 +65,11 @@ pub struct ExplainArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// The directory a Codex session works in, relative to the project root
+    /// (default: the root): an edit below it also brings the instruction
+    /// files Codex did not read (behaviour §5.3), which `explain` lists.
+    #[arg(long, value_name = "DIR")]
+    working_dir: Option<String>,
     /// Print the delivery itself, as Codex's additionalContext carries it
     /// (`codex`, the default) or as Claude Code's frames (`claude`).
     #[arg(long, value_name = "HOST", num_args = 0..=1, require_equals = true,

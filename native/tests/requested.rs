@@ -114,3 +114,25 @@ fn a_prompt_hook_brings_the_index_once_and_a_mention() {
     );
     assert!(!second.contains("Requestable rules"), "{second}");
 }
+
+#[test]
+fn explain_lists_the_instruction_files_codex_would_not_read_for_an_edit() {
+    let p = project();
+    p.rule("ts.mdc", "---\nglobs: **/*.ts\n---\n# TS")
+        .write("AGENTS.md", "Root.")
+        .write("services/billing/AGENTS.md", "Billing.");
+    let text = p.ok(&["explain", "--path", "services/billing/src/a.ts"]);
+    assert!(text.ends_with("In Codex it also brings 1 instruction file Codex did not read below the working directory:\n  services/billing/AGENTS.md\n"), "{text}");
+    let out = p.json(&["explain", "--path", "services/billing/src/a.ts", "--json"]);
+    assert_eq!(out["instructions"], json!(["services/billing/AGENTS.md"]));
+    // A session working in services/billing read it itself.
+    let inside = p.json(&[
+        "explain",
+        "--path",
+        "services/billing/src/a.ts",
+        "--working-dir",
+        "services/billing",
+        "--json",
+    ]);
+    assert!(inside.get("instructions").is_none(), "{inside}");
+}

@@ -319,16 +319,28 @@ pub(crate) fn with_unloaded_instructions(
             .collect(),
         Event::Prompt { .. } | Event::SessionStart { .. } => return selection,
     };
-    let Ok(names) = project.config.instruction_files() else {
-        return selection;
-    };
-    for path in instructions::unloaded_by_codex(fs, &project.root, &names, loaded_to, &paths) {
+    for path in unread_instruction_files(fs, project, &paths, loaded_to) {
         let name = instructions::delivered_name(&path);
         if !selection.rules.contains(&name) {
             selection.rules.push(name);
         }
     }
     selection
+}
+
+/// The instruction files Codex did not read for `paths` (project-relative)
+/// when its session works at `loaded_to` (behaviour §5.3), shallowest
+/// first; none when `:instructions` is bad.
+pub fn unread_instruction_files(
+    fs: &dyn FileSource,
+    project: &Project,
+    paths: &[String],
+    loaded_to: &str,
+) -> Vec<String> {
+    match project.config.instruction_files() {
+        Ok(names) => instructions::unloaded_by_codex(fs, &project.root, &names, loaded_to, paths),
+        Err(_) => Vec::new(),
+    }
 }
 
 /// The rules of a project by name; a missing one is the original's error.

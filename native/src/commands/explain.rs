@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use rule_fairy_engine::FrameLimits;
 use rule_fairy_engine::Project;
 use rule_fairy_engine::{describe, describe_condition};
+use rule_fairy_engine::{paths, unread_instruction_files};
 use rule_fairy_engine::{preview, Hosts};
 use rule_fairy_engine::{Event, EventKind as Fired, Query};
 use rule_fairy_engine::{Explanation, FiredRule};
@@ -35,6 +36,17 @@ pub(crate) fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     let query = Query::new(&event, &facts).with_contents(contents.as_deref());
     let preview = preview(&StdFs, &project, &query, hosts, FrameLimits::default());
     let explanation = &preview.explanation;
+    let instructions = match &event {
+        Event::Edit { .. } => {
+            let working_dir = args.working_dir.as_deref().map_or(String::new(), |dir| {
+                paths::normalize_for_match(dir)
+                    .trim_end_matches('/')
+                    .to_string()
+            });
+            unread_instruction_files(&StdFs, &project, &event.matched_paths(), &working_dir)
+        }
+        _ => Vec::new(),
+    };
     let mut failed = false;
     match args.render {
         Some(host) => match super::render::render(&root, &preview, host) {
@@ -49,10 +61,12 @@ pub(crate) fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
                 ));
             }
         },
-        None if args.json => crate::output::print_line(
-            &serde_json::to_string(explanation).expect("explanations serialise"),
-        )?,
-        None => crate::output::print(&human(explanation, args))?,
+        None if args.json => crate::output::print_line(&json(explanation, &instructions))?,
+        None => crate::output::print(&format!(
+            "{}{}",
+            human(explanation, args),
+            unread_instructions(&instructions)
+        ))?,
     }
     // Problems that touched this answer: unreadable rules, invalid globs reached.
     for finding in project.rules.findings.iter().filter(|f| f.is_error()) {
@@ -79,6 +93,40 @@ pub(crate) fn located(root: &str, error: &rule_fairy_engine::Error) -> String {
         Some(place) => format!("{}: {}", display_path(root, &place.to_string()), error.kind),
         None => error.kind.to_string(),
     }
+}
+
+/// The explanation as JSON, with `instructions` (the instruction files
+/// Codex did not read, behaviour §5.3) after its own fields when there are
+/// any.
+fn json(explanation: &Explanation, instructions: &[String]) -> String {
+    #[derive(serde::Serialize)]
+    struct WithInstructions<'a> {
+        #[serde(flatten)]
+        explanation: &'a Explanation,
+        #[serde(skip_serializing_if = "<[String]>::is_empty")]
+        instructions: &'a [String],
+    }
+    serde_json::to_string(&WithInstructions {
+        explanation,
+        instructions,
+    })
+    .expect("explanations serialise")
+}
+
+/// The instruction files Codex did not read that the edit brings.
+fn unread_instructions(instructions: &[String]) -> String {
+    if instructions.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "In Codex it also brings {} instruction file{} Codex did not read below the working directory:\n",
+        instructions.len(),
+        if instructions.len() == 1 { "" } else { "s" }
+    );
+    for path in instructions {
+        out.push_str(&format!("  {path}\n"));
+    }
+    out
 }
 
 fn human(explanation: &Explanation, args: &ExplainArgs) -> String {

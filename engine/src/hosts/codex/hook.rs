@@ -508,7 +508,16 @@ mod tests {
         // Without a known working directory, a read of a plain file is nothing.
         let mut unknown = Memory::new(SessionState::default());
         let answer = decide_shell(&fs, &project, &read, &Facts::default(), &mut unknown);
-        assert!(matches!(answer, Answer::Done { delivered: None, .. }), "{answer:?}");
+        assert!(
+            matches!(
+                answer,
+                Answer::Done {
+                    delivered: None,
+                    ..
+                }
+            ),
+            "{answer:?}"
+        );
     }
 
     #[test]
