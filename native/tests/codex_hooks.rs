@@ -361,3 +361,89 @@ fn the_plugin_root_is_recorded_and_never_written_under() {
     assert!(stderr(&out).contains("inside the installed plugin"));
     assert!(!inside.join(".rule-fairy").exists());
 }
+
+/// A subagent's hook input: its parent's session, its own id and type.
+fn as_subagent(mut input: serde_json::Value, agent: &str) -> serde_json::Value {
+    input["agent_id"] = json!(agent);
+    input["agent_type"] = json!("default");
+    input
+}
+
+#[test]
+fn a_subagent_starts_with_its_always_on_rules_and_keeps_its_own_record() {
+    let p = widget_project();
+    // The parent holds base.mdc and widget.mdc.
+    let first = p.hook("prompt", &prompt_input("s1", "add a widget", None));
+    assert!(codex_accepts(PROMPT, &first).is_some());
+    let start = json!({"session_id": "s1", "turn_id": "t2", "transcript_path": null,
+        "cwd": "/ignored", "hook_event_name": SUBAGENT_START, "model": "gpt-5.5",
+        "permission_mode": "bypassPermissions", "agent_id": "a1", "agent_type": "default"});
+    let started = p.hook("subagent-start", &start);
+    let context = codex_accepts(SUBAGENT_START, &started).expect("its always-on rules");
+    assert_eq!(injected(&context), vec!["base.mdc"]);
+    // Its edit brings the glob rule the parent already holds.
+    let edit = p.hook(
+        "post-tool",
+        &as_subagent(patch_input("s1", &add_file_patch("src/a.ts"), None), "a1"),
+    );
+    let context = codex_accepts(POST_TOOL, &edit).expect("the glob rule");
+    assert_eq!(injected(&context), vec!["widget.mdc"]);
+    assert!(p.state("s1.agent-a1")["injected"]["widget.mdc"].is_object());
+    // Held in its record: the next edit brings nothing; the parent's record
+    // is untouched, and a sibling starts afresh.
+    let again = p.hook(
+        "post-tool",
+        &as_subagent(patch_input("s1", &add_file_patch("src/b.ts"), None), "a1"),
+    );
+    assert_eq!(codex_accepts(POST_TOOL, &again), None);
+    let parent = p.state("s1");
+    assert_eq!(
+        parent["injected"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        vec!["base.mdc", "widget.mdc"]
+    );
+    let sibling = p.hook(
+        "post-tool",
+        &as_subagent(patch_input("s1", &add_file_patch("src/c.ts"), None), "a2"),
+    );
+    assert_eq!(
+        injected(&codex_accepts(POST_TOOL, &sibling).unwrap()),
+        vec!["widget.mdc"]
+    );
+    // An agent id that could leave the state directory is refused.
+    let hostile = p.hook(
+        "post-tool",
+        &as_subagent(patch_input("s1", &add_file_patch("src/d.ts"), None), "../x"),
+    );
+    assert_eq!(hostile.status.code(), Some(1), "{}", stderr(&hostile));
+}
+
+#[test]
+fn with_subagents_off_a_subagents_hooks_are_left_alone() {
+    let p = widget_project();
+    p.write("rule-fairy.edn", "{:subagents false}");
+    let start = json!({"session_id": "s1", "turn_id": "t2", "transcript_path": null,
+        "cwd": "/ignored", "hook_event_name": SUBAGENT_START, "model": "gpt-5.5",
+        "permission_mode": "bypassPermissions", "agent_id": "a1", "agent_type": "default"});
+    assert_eq!(
+        codex_accepts(SUBAGENT_START, &p.hook("subagent-start", &start)),
+        None
+    );
+    let edit = p.hook(
+        "post-tool",
+        &as_subagent(patch_input("s1", &add_file_patch("src/a.ts"), None), "a1"),
+    );
+    assert_eq!(codex_accepts(POST_TOOL, &edit), None);
+    // The main thread is served as before.
+    let main = p.hook(
+        "post-tool",
+        &patch_input("s1", &add_file_patch("src/a.ts"), None),
+    );
+    assert_eq!(
+        injected(&codex_accepts(POST_TOOL, &main).unwrap()),
+        vec!["widget.mdc"]
+    );
+}

@@ -65,6 +65,7 @@ fn every_handler_is_unlimited_and_runs_a_real_subcommand() {
         vec![
             ("PostToolUse", "codex post-tool"),
             ("SessionStart", "codex session-start"),
+            ("SubagentStart", "codex subagent-start"),
             ("UserPromptSubmit", "codex prompt"),
         ]
     );

@@ -12,7 +12,16 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { answer, applyPatch, say, shell, startMock } from "./mock-responses.mjs";
+import {
+  answer,
+  applyPatch,
+  isSubagent,
+  say,
+  shell,
+  spawnAgent,
+  startMock,
+  waitAgent,
+} from "./mock-responses.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
@@ -194,8 +203,8 @@ async function main() {
   run(codexBin, ["plugin", "add", "rule-fairy@rule-fairy"], { env, cwd: project });
   const trusted = run(path.join(binDir, "rule-fairy"), ["codex", "trust"], { env, cwd: project });
   check(
-    (trusted.match(/^trusted: /gm) ?? []).length === 3,
-    "rule-fairy codex trust trusts the three hooks",
+    (trusted.match(/^trusted: /gm) ?? []).length === 4,
+    "rule-fairy codex trust trusts the four hooks",
   );
 
   const mock = await startMock();
@@ -563,6 +572,8 @@ async function main() {
       mock.state.unexpected.length === 0,
       `no unscripted request in the instructions scenario ${JSON.stringify(mock.state.unexpected)}`,
     );
+
+    await subagents(env, base, mock, path.join(work, "subagents"));
   } finally {
     await mock.close();
     if (failures > 0 || process.env.RULE_FAIRY_E2E_KEEP) {
@@ -576,6 +587,79 @@ async function main() {
     throw new Error(`${failures} check(s) failed`);
   }
   console.log("codex end to end: all checks passed");
+}
+
+// Scenario: a subagent (Codex offers them with `features.multi_agent_v2`)
+// gets its own always-on rules when it starts, and a glob rule with its own
+// edit although the parent holds it; the parent's records stay its own.
+async function subagents(env, base, mock, project) {
+  for (const [name, text] of Object.entries(RULES)) {
+    fs.mkdirSync(path.join(project, ".cursor/rules"), { recursive: true });
+    fs.writeFileSync(path.join(project, ".cursor/rules", name), text);
+  }
+  run("git", ["init", "-q"], { cwd: project });
+  const requests = mock.state.requests;
+  const first = requests.length;
+  console.log("subagents: SubagentStart and a subagent's own edit");
+  mock.expect(
+    answer([
+      applyPatch(
+        "call_sa1",
+        "*** Begin Patch\n*** Add File: src/ui/parent.ts\n+export const p = 1;\n*** End Patch\n",
+      ),
+    ]),
+    answer([spawnAgent("call_sa2", "helper", "add src/ui/child.ts")]),
+    answer([waitAgent("call_sa3")]),
+    answer([
+      applyPatch(
+        "call_sa4",
+        "*** Begin Patch\n*** Add File: src/ui/later.ts\n+export const l = 1;\n*** End Patch\n",
+      ),
+    ]),
+    answer([say("done")]),
+  );
+  mock.expectSubagent(
+    answer([
+      applyPatch(
+        "call_sc1",
+        "*** Begin Patch\n*** Add File: src/ui/child.ts\n+export const c = 1;\n*** End Patch\n",
+      ),
+    ]),
+    answer([say("child done")]),
+  );
+  await codexExec(env, project, [
+    "exec",
+    ...base,
+    "-c",
+    "features.multi_agent_v2=true",
+    "delegate the ui work",
+  ]);
+  const mine = requests.slice(first);
+  const child = mine.filter(isSubagent);
+  const parent = mine.filter((request) => !isSubagent(request));
+  check(
+    child.length === 2 && parent.length === 5,
+    `${child.length} subagent and ${parent.length} parent requests (2, 5)`,
+  );
+  check(
+    count(child[0], BASE) === 1,
+    "the subagent's first request holds the always-on rule, from SubagentStart",
+  );
+  check(count(child[0], UI) === 0, "and not yet the glob rule");
+  check(count(parent[1], UI) === 1, "the parent got the glob rule with its own edit");
+  check(count(child[1], UI) === 1, "the subagent's edit brings it to the subagent too");
+  check(count(parent[4], UI) === 1, "the parent's later edit does not bring it again");
+  const states = fs
+    .readdirSync(path.join(project, ".rule-fairy/codex"))
+    .filter((name) => name.endsWith(".json"));
+  check(
+    states.length === 2 && states.some((name) => name.includes(".agent-")),
+    `the parent and the subagent each keep a record (${states.join(", ")})`,
+  );
+  check(
+    mock.state.unexpected.length === 0,
+    `no unscripted request in the subagent scenario ${JSON.stringify(mock.state.unexpected)}`,
+  );
 }
 
 // Scenario: requestable rules and mentions (behaviour §9), in a project of

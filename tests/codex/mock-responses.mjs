@@ -32,6 +32,25 @@ export const shell = (callId, cmd) => ({
   arguments: JSON.stringify({ cmd }),
 });
 
+// A call into Codex's `collaboration` tools (with `features.multi_agent_v2`).
+const collaboration = (callId, name, args) => ({
+  type: "function_call",
+  call_id: callId,
+  name,
+  namespace: "collaboration",
+  arguments: JSON.stringify(args),
+});
+
+// Starts a subagent with no parent history, so its context holds only what
+// it is given.
+export const spawnAgent = (callId, taskName, message) =>
+  collaboration(callId, "spawn_agent", { task_name: taskName, message, fork_turns: "none" });
+
+export const waitAgent = (callId) => collaboration(callId, "wait_agent", { timeout_ms: 30000 });
+
+// Whether a request is a subagent's: Codex marks it in the client metadata.
+export const isSubagent = (body) => body.client_metadata?.["x-openai-subagent"] !== undefined;
+
 function sse(event, data) {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
@@ -64,7 +83,7 @@ function stream(responseId, { items, totalTokens }) {
 // order; a request past its end is answered "done" and reported in
 // `unexpected`, so a test can fail on it instead of hanging.
 export async function startMock() {
-  const state = { script: [], requests: [], unexpected: [] };
+  const state = { script: [], subagentScript: [], requests: [], unexpected: [] };
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
@@ -76,7 +95,9 @@ export async function startMock() {
       }
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       state.requests.push(body);
-      let next = state.script.shift();
+      // A subagent's requests take their own script, as they interleave
+      // with the parent's.
+      let next = (isSubagent(body) ? state.subagentScript : state.script).shift();
       if (!next) {
         state.unexpected.push(`request ${state.requests.length} past the script`);
         next = answer([say("done")]);
@@ -92,6 +113,10 @@ export async function startMock() {
     // The answers for the next requests, in order.
     expect(...answers) {
       state.script.push(...answers);
+    },
+    // The answers for the next subagent requests, in order.
+    expectSubagent(...answers) {
+      state.subagentScript.push(...answers);
     },
     close: () => new Promise((resolve) => server.close(resolve)),
   };

@@ -227,7 +227,14 @@ where
         prefix.push_str(&(self.prefix)(&self.names(tried)));
         let frames = match build_frames(&blocks, &prefix, self.delivery_id, self.limits) {
             Ok(frames) => frames,
-            // A prefix too long is the event's, not a rule's.
+            // Each rule tried adds a marker line: fewer may fit, and the
+            // rest are deferred. One rule alone with a prefix too long is
+            // the event's, not the rule's.
+            Err(error) if error.kind == ErrorKind::PrefixTooLong && tried.len() > 1 => {
+                return Ok(Attempt::TooLarge(Oversize::Piece {
+                    problem: error.kind.to_string(),
+                }))
+            }
             Err(error) if error.kind == ErrorKind::PrefixTooLong => return Err(error.into()),
             Err(error) => {
                 return Ok(Attempt::TooLarge(Oversize::Piece {
@@ -443,6 +450,27 @@ mod tests {
         assert!(!delivery.frames[0].contains("big.mdc"));
         // All three, the first alone, then the rest.
         assert_eq!(project.renders.get(), 3);
+    }
+
+    #[test]
+    fn marker_lines_past_the_first_frame_defer_rules_instead_of_failing() {
+        // Each rule tried adds an `injected` line: forty of them do not fit
+        // one small frame's prefix together, so some wait.
+        let names: Vec<String> = (0..40).map(|i| format!("r{i:02}.mdc")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let project = small_rules(Project::new(), &names);
+        let limits = FrameLimits {
+            frame_chars: 1_000,
+            frames_per_delivery: 1,
+        };
+        let delivery = project.fit(&names, "d1", limits);
+        assert!(
+            !delivery.delivered.is_empty() && !delivery.deferred.is_empty(),
+            "{delivery:?}"
+        );
+        assert_eq!(delivery.delivered.len() + delivery.deferred.len(), 40);
+        assert!(delivery.oversized.is_empty());
+        assert!(delivery.frames[0].chars().count() <= 1_000);
     }
 
     #[test]

@@ -111,6 +111,15 @@ fn carry(
     kind: EventKind,
     decision: impl FnOnce(&rule_fairy_engine::Facts, &mut Session<'_>) -> Answer,
 ) -> Outcome {
+    // `{:subagents false}` leaves a subagent's hooks alone (behaviour §1.1);
+    // a bad value is the subagent's error, as in Claude Code.
+    if input.agent_id.is_some() {
+        match project.config.subagents() {
+            Ok(true) => {}
+            Ok(false) => return Outcome::Nothing,
+            Err(e) => return super::failed(kind, &super::located(&project.root, &e)),
+        }
+    }
     let mut host = Session {
         id: Some(session),
         transcript: input.transcript_path.as_deref(),

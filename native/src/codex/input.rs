@@ -22,6 +22,9 @@ pub(super) struct HookInput {
     pub model: Option<String>,
     /// A subagent's type, for `agent:` conditions (absent on the main thread).
     pub agent_type: Option<String>,
+    /// A subagent's id (its thread's): its hooks carry its parent's
+    /// `session_id` beside it, and its own `transcript_path`.
+    pub agent_id: Option<String>,
 }
 
 /// Why the input could not be used; printed on standard error.

@@ -58,6 +58,9 @@ enum CodexCommand {
     PostTool,
     /// SessionStart (source `compact`): always-on rules again at once.
     SessionStart,
+    /// SubagentStart: a subagent's own always-on rules, before its first
+    /// request.
+    SubagentStart,
     /// Trust Rule Fairy's hooks in Codex (needed after every install or
     /// update of the plugin; Codex skips untrusted hooks silently).
     Trust(trust::TrustArgs),
@@ -96,6 +99,7 @@ pub(crate) fn run(args: &CodexArgs) -> ExitCode {
         CodexCommand::Prompt => prompt::run,
         CodexCommand::PostTool => post_tool::run,
         CodexCommand::SessionStart => session_start::run,
+        CodexCommand::SubagentStart => session_start::subagent,
     };
     deadline();
     let mut stdin = Vec::new();
@@ -146,8 +150,15 @@ fn note(message: &str) {
 }
 
 /// The session id, checked before it names any file.
+/// The session a hook's records belong to: a subagent's own (behaviour
+/// §5.3), named by its parent's session and its id, since its context is
+/// its own; otherwise the session's.
 fn session_of(input: &HookInput) -> Result<SessionId, String> {
-    SessionId::parse(HookInput::required(&input.session_id, "session_id")?)
+    let session = HookInput::required(&input.session_id, "session_id")?;
+    match &input.agent_id {
+        Some(agent) => SessionId::parse(&format!("{session}.agent-{agent}")),
+        None => SessionId::parse(session),
+    }
 }
 
 /// The project of the session's working directory (`RULE_FAIRY_PROJECT_DIR`

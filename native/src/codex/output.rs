@@ -4,13 +4,28 @@
 //! the output is built from these types only, never by hand, and nothing
 //! else is written to standard output.
 
+use std::sync::OnceLock;
+
 use rule_fairy_engine::EventKind;
 use serde::Serialize;
 
+/// The Codex hook event a `SubagentStart` process answers: its decision is
+/// a session start's (kind [`EventKind::SessionStart`]), and Codex drops
+/// output naming another event than its own.
+static ANSWERING_SUBAGENT_START: OnceLock<()> = OnceLock::new();
+
+/// Marks this process as the `SubagentStart` hook's.
+pub(super) fn answer_subagent_start() {
+    let _ = ANSWERING_SUBAGENT_START.set(());
+}
+
 /// The Codex hook event that answers an event of `kind`: `UserPromptSubmit`
 /// a prompt, `PostToolUse` an edit tool's or a shell command's result,
-/// `SessionStart` a session start.
+/// `SessionStart` a session start (`SubagentStart` in that hook's process).
 pub(super) fn hook_event_name(kind: EventKind) -> &'static str {
+    if kind == EventKind::SessionStart && ANSWERING_SUBAGENT_START.get().is_some() {
+        return "SubagentStart";
+    }
     match kind {
         EventKind::Prompt => "UserPromptSubmit",
         EventKind::Edit | EventKind::Shell | EventKind::Read => "PostToolUse",

@@ -25,3 +25,21 @@ pub(super) fn run(input: &HookInput) -> Outcome {
     let event = Event::SessionStart { compacted };
     hook::run(input, &project, session, &event, GateRun::Clean)
 }
+
+/// SubagentStart: a subagent's context is its own, and its task is not
+/// given to hooks, so it starts as a session does after a compaction: the
+/// rules that need no prompt (and the index of requestable rules) at once,
+/// into its own record.
+pub(super) fn subagent(input: &HookInput) -> Outcome {
+    super::output::answer_subagent_start();
+    let session = match session_of(input) {
+        Ok(session) => session,
+        Err(problem) => return Outcome::Refused(problem),
+    };
+    let project = match load_project() {
+        Ok(project) => project,
+        Err(e) => return failed(EventKind::SessionStart, &e),
+    };
+    let event = Event::SessionStart { compacted: false };
+    hook::run(input, &project, session, &event, GateRun::Clean)
+}

@@ -13,6 +13,7 @@ use super::{stderr, Project, RuleFairy};
 pub(crate) const PROMPT: &str = "UserPromptSubmit";
 pub(crate) const POST_TOOL: &str = "PostToolUse";
 pub(crate) const SESSION_START: &str = "SessionStart";
+pub(crate) const SUBAGENT_START: &str = "SubagentStart";
 
 /// An empty project that is its own checkout (a `.git` directory, no
 /// repository).
@@ -129,7 +130,7 @@ pub(crate) fn codex_accepts(event: &str, out: &Output) -> Option<String> {
     );
     let object = value.as_object().expect("a JSON object");
     let allowed: &[&str] = match event {
-        SESSION_START => &[
+        SESSION_START | SUBAGENT_START => &[
             "continue",
             "stopReason",
             "suppressOutput",
