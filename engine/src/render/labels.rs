@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 
+use crate::base::text::utf16_len;
+
 /// Text from outside the engine (a path, a rule name, a keyword, a glob, a
 /// message) as a label line carries it (behaviour §4.7): every character
 /// that could end the line or start another is written as an escape, so
@@ -64,8 +66,38 @@ pub fn injected(rule: &str) -> String {
 pub fn deferred<S: AsRef<str>>(rules: &[S]) -> String {
     format!(
         "[rule-fairy deferred: {} (past what one delivery can carry; delivered with the next matching event)]",
-        join(rules)
+        named_within(rules, DEFERRED_NAMES_BUDGET, "rules")
     )
+}
+
+/// Characters the deferred line spends naming rules: past them it counts,
+/// so thousands of deferred rules never push it past a frame.
+const DEFERRED_NAMES_BUDGET: usize = 1_000;
+
+/// `items` joined by `, ` while their names (line-safe, as shown) and
+/// separators stay within `budget` UTF-16 units (naming stops at the first
+/// that does not fit), then ` and <k> more`; `<count> <what>` when not even
+/// the first fits.
+pub(crate) fn named_within<S: AsRef<str>>(items: &[S], budget: usize, what: &str) -> String {
+    let mut used = 0;
+    let mut named: Vec<Cow<'_, str>> = Vec::new();
+    for item in items {
+        let item = line_safe(item.as_ref());
+        let cost = utf16_len(&item) + if named.is_empty() { 0 } else { 2 };
+        if used + cost > budget {
+            break;
+        }
+        used += cost;
+        named.push(item);
+    }
+    let rest = items.len() - named.len();
+    if named.is_empty() {
+        format!("{} {what}", items.len())
+    } else if rest > 0 {
+        format!("{} and {rest} more", named.join(", "))
+    } else {
+        named.join(", ")
+    }
 }
 
 /// `[rule-fairy matched: alwaysApply <rules>]`.
@@ -237,6 +269,22 @@ pub fn gate_unavailable(problem: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_deferred_line_names_rules_within_its_budget_then_counts() {
+        let many: Vec<String> = (0..2_000).map(|i| format!("rules/r{i:04}.mdc")).collect();
+        let line = deferred(&many);
+        assert!(line.len() < 1_200, "{}", line.len());
+        assert!(line.starts_with("[rule-fairy deferred: rules/r0000.mdc, rules/r0001.mdc"));
+        assert!(
+            line.contains(" and 1942 more (past what one delivery can carry"),
+            "{line}"
+        );
+        assert_eq!(
+            deferred(&["x".repeat(1_500)]),
+            "[rule-fairy deferred: 1 rules (past what one delivery can carry; delivered with the next matching event)]"
+        );
+    }
 
     #[test]
     fn labels_match_the_catalogue() {

@@ -3,10 +3,8 @@
 //! injected and why. The frame reader counts a rule as delivered from its
 //! `injected` marker, so the markers name exactly the delivered rules.
 
-use std::borrow::Cow;
 use std::collections::HashSet;
 
-use crate::base::text::utf16_len;
 use crate::matching::index::PromptMatch;
 use crate::render::labels;
 
@@ -162,26 +160,7 @@ pub(crate) fn reason_lines<'a>(matches: impl IntoIterator<Item = &'a PromptMatch
 /// (naming stops at the first that does not fit), then ` and <k> more`;
 /// `<count> paths` when not even the first fits.
 pub(crate) fn shell_paths<S: AsRef<str>>(paths: &[S]) -> String {
-    let mut used = 0;
-    let mut named: Vec<Cow<'_, str>> = Vec::new();
-    for path in paths {
-        // Counted as shown: escaped where it holds a line break.
-        let path = labels::line_safe(path.as_ref());
-        let cost = utf16_len(&path) + if named.is_empty() { 0 } else { 2 };
-        if used + cost > SHELL_PATH_BUDGET {
-            break;
-        }
-        used += cost;
-        named.push(path);
-    }
-    let rest = paths.len() - named.len();
-    if named.is_empty() {
-        format!("{} paths", paths.len())
-    } else if rest > 0 {
-        format!("{} and {rest} more", named.join(", "))
-    } else {
-        named.join(", ")
-    }
+    labels::named_within(paths, SHELL_PATH_BUDGET, "paths")
 }
 
 #[cfg(test)]
