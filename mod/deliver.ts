@@ -64,20 +64,27 @@ export async function deliver(
     // Most reads bring no rule: those cost one lookup.
     if (event.kind === "read" && !snapshot.ws.readMayDeliver(absolute(root, event.file))) return [];
     const gathering = performance.now();
-    const [, context, saved, now] = await Promise.all([
+    const [, conversation, saved, now] = await Promise.all([
       refresh($, snapshot).then(() => {
         timings.files = performance.now() - gathering;
       }),
-      conversationOf($, thread).then((texts) => {
-        timings.conversation = performance.now() - gathering;
-        return texts;
-      }),
+      // Held until the project says whether subagents get rules at all: a
+      // subagent's conversation that cannot be read matters only then.
+      conversationOf($, thread).then(
+        (texts) => {
+          timings.conversation = performance.now() - gathering;
+          return { texts };
+        },
+        (error: unknown) => ({ error }),
+      ),
       thread.kind === "spawn" ? "" : readState($, file),
       $.clock.now(),
       sweepOldStates($, root),
       recordPluginRoot($, root),
     ]);
     if (thread.kind !== "main" && !snapshot.ws.subagents()) return [];
+    if ("error" in conversation) throw conversation.error;
+    const context = conversation.texts;
     let shell: EventRequest["shell"];
     if (event.kind === "shell") {
       const plan = snapshot.ws.shellPlan(saved);

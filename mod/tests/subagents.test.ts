@@ -122,6 +122,14 @@ test("with :subagents false the task and the subagent's edits are left alone", a
     agentId: "agent-1",
   } as never);
   expect(edit.context).toBeUndefined();
+  // Nor does one whose conversation cannot be read get an error entry.
+  const unread = await $.tool.call({
+    tool: "Write",
+    file_path: `${ROOT}/src/c.ts`,
+    content: "x",
+    agentId: "agent-9",
+  } as never);
+  expect(unread.context).toBeUndefined();
   // The main thread is served as before.
   const main = await $.tool.call({ tool: "Write", file_path: `${ROOT}/src/a.ts`, content: "x" });
   expect(injected(main.context)).toEqual(["ts.mdc"]);
