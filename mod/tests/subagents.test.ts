@@ -23,6 +23,11 @@ function spawn(prompt: string, fork = false) {
   } as never;
 }
 
+/** A subagent's Write of a project file, as its tool call reaches hooks. */
+function writeBy(agentId: string, file: string) {
+  return { tool: "Write", file_path: `${ROOT}/${file}`, content: "x", agentId } as never;
+}
+
 /** The subagent's conversation as Claude Code starts it: the task prompt
  * it was spawned with, as its first user message. */
 function started(prompt: string): unknown[] {
@@ -58,12 +63,7 @@ test("a subagent's edits bring glob rules to it, held by its own conversation, a
 
   await $.agent.spawn(spawn("fix the parser"));
   w.agentMessages.set("agent-1", started(w.spawned[0]?.prompt ?? ""));
-  const edit = await $.tool.call({
-    tool: "Write",
-    file_path: `${ROOT}/src/b.ts`,
-    content: "x",
-    agentId: "agent-1",
-  } as never);
+  const edit = await $.tool.call(writeBy("agent-1", "src/b.ts"));
   expect(injected(edit.context)).toEqual(["ts.mdc"]);
   expect(edit.context?.[0]).toContain("[rule-fairy matched: glob on src/b.ts]");
   expect(w.files.has(AGENT_STATE)).toBe(true);
@@ -74,23 +74,13 @@ test("a subagent's edits bring glob rules to it, held by its own conversation, a
     ...conversation(reminder("tool.call", edit.context ?? [])),
   ]);
   await w.clock.advance(61_000);
-  const again = await $.tool.call({
-    tool: "Write",
-    file_path: `${ROOT}/src/c.ts`,
-    content: "x",
-    agentId: "agent-1",
-  } as never);
+  const again = await $.tool.call(writeBy("agent-1", "src/c.ts"));
   expect(again.context).toBeUndefined();
 
   // A sibling holds nothing of it.
   await $.agent.spawn(spawn("fix the lexer"));
   w.agentMessages.set("agent-2", started(w.spawned[1]?.prompt ?? ""));
-  const sibling = await $.tool.call({
-    tool: "Write",
-    file_path: `${ROOT}/src/d.ts`,
-    content: "x",
-    agentId: "agent-2",
-  } as never);
+  const sibling = await $.tool.call(writeBy("agent-2", "src/d.ts"));
   expect(injected(sibling.context)).toEqual(["ts.mdc"]);
 
   // The main thread's records are its own: its state names only its edit.
@@ -115,20 +105,10 @@ test("with :subagents false the task and the subagent's edits are left alone", a
   await $.agent.spawn(spawn("make the widget smaller"));
   expect(w.spawned[0]?.prompt).toBe("make the widget smaller");
   w.agentMessages.set("agent-1", started("make the widget smaller"));
-  const edit = await $.tool.call({
-    tool: "Write",
-    file_path: `${ROOT}/src/b.ts`,
-    content: "x",
-    agentId: "agent-1",
-  } as never);
+  const edit = await $.tool.call(writeBy("agent-1", "src/b.ts"));
   expect(edit.context).toBeUndefined();
   // Nor does one whose conversation cannot be read get an error entry.
-  const unread = await $.tool.call({
-    tool: "Write",
-    file_path: `${ROOT}/src/c.ts`,
-    content: "x",
-    agentId: "agent-9",
-  } as never);
+  const unread = await $.tool.call(writeBy("agent-9", "src/c.ts"));
   expect(unread.context).toBeUndefined();
   // The main thread is served as before.
   const main = await $.tool.call({ tool: "Write", file_path: `${ROOT}/src/a.ts`, content: "x" });
@@ -137,12 +117,7 @@ test("with :subagents false the task and the subagent's edits are left alone", a
 
 test("a subagent whose conversation cannot be read gets one error entry, and its tool's result", async ($, on) => {
   const w = world(on, RULES);
-  const edit = await $.tool.call({
-    tool: "Write",
-    file_path: `${ROOT}/src/b.ts`,
-    content: "x",
-    agentId: "agent-9",
-  } as never);
+  const edit = await $.tool.call(writeBy("agent-9", "src/b.ts"));
   expect(edit.result).toBe("done");
   expect(edit.context?.length).toBe(1);
   expect(edit.context?.[0]).toMatch(/^\[rule-fairy error: edit delivery /);

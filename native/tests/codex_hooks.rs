@@ -362,6 +362,13 @@ fn the_plugin_root_is_recorded_and_never_written_under() {
     assert!(!inside.join(".rule-fairy").exists());
 }
 
+/// `SubagentStart`'s input: the parent's session, the subagent's id and type.
+fn subagent_start_input(session: &str, agent: &str) -> serde_json::Value {
+    json!({"session_id": session, "turn_id": "t2", "transcript_path": null,
+        "cwd": "/ignored", "hook_event_name": SUBAGENT_START, "model": "gpt-5.5",
+        "permission_mode": "bypassPermissions", "agent_id": agent, "agent_type": "default"})
+}
+
 /// A subagent's hook input: its parent's session, its own id and type.
 fn as_subagent(mut input: serde_json::Value, agent: &str) -> serde_json::Value {
     input["agent_id"] = json!(agent);
@@ -375,9 +382,7 @@ fn a_subagent_starts_with_its_always_on_rules_and_keeps_its_own_record() {
     // The parent holds base.mdc and widget.mdc.
     let first = p.hook("prompt", &prompt_input("s1", "add a widget", None));
     assert!(codex_accepts(PROMPT, &first).is_some());
-    let start = json!({"session_id": "s1", "turn_id": "t2", "transcript_path": null,
-        "cwd": "/ignored", "hook_event_name": SUBAGENT_START, "model": "gpt-5.5",
-        "permission_mode": "bypassPermissions", "agent_id": "a1", "agent_type": "default"});
+    let start = subagent_start_input("s1", "a1");
     let started = p.hook("subagent-start", &start);
     let context = codex_accepts(SUBAGENT_START, &started).expect("its always-on rules");
     assert_eq!(injected(&context), vec!["base.mdc"]);
@@ -425,9 +430,7 @@ fn a_subagent_starts_with_its_always_on_rules_and_keeps_its_own_record() {
 fn with_subagents_off_a_subagents_hooks_are_left_alone() {
     let p = widget_project();
     p.write("rule-fairy.edn", "{:subagents false}");
-    let start = json!({"session_id": "s1", "turn_id": "t2", "transcript_path": null,
-        "cwd": "/ignored", "hook_event_name": SUBAGENT_START, "model": "gpt-5.5",
-        "permission_mode": "bypassPermissions", "agent_id": "a1", "agent_type": "default"});
+    let start = subagent_start_input("s1", "a1");
     assert_eq!(
         codex_accepts(SUBAGENT_START, &p.hook("subagent-start", &start)),
         None

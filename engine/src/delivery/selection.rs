@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::base::contain::{escapes, Containment, MAX_PATH_BYTES};
+use crate::base::contain::{escapes, Containment};
 use crate::base::error::{Error, ErrorKind};
 use crate::base::fs::FileSource;
 use crate::base::paths;
@@ -111,8 +111,8 @@ impl Selection {
 /// assert_eq!((selection.rules, selection.matched_paths), (vec!["ui.mdc".to_string()], vec!["src/a.ts".to_string()]));
 /// ```
 pub fn select(project: &Project, query: &Query<'_>) -> Selection {
-    if let Event::Read { paths } = query.event {
-        return read_selection(project, paths, query.facts);
+    if let Event::Read { .. } = query.event {
+        return read_selection(project, &query.event.read_paths(), query.facts);
     }
     if let Some(text) = query.event.prompt_text() {
         let mut matches = project.index.match_prompt_with(text, query.facts);
@@ -158,7 +158,8 @@ fn prompt_selection(matches: Vec<PromptMatch>) -> Selection {
 
 /// The requestable rules whose files were read, in the order read (they
 /// have no conditions, so they are durable), then the nested folders'
-/// always-on rules the read paths lie below (behaviour §1.2).
+/// always-on rules the read paths lie below (behaviour §1.2). `read` are
+/// the event's normalised paths ([`Event::read_paths`]).
 fn read_selection(project: &Project, read: &[String], facts: &Facts) -> Selection {
     let found = project.index.requests().read(read);
     let mut rules: Vec<String> = found.iter().map(|(rule, _)| rule.name.clone()).collect();
@@ -170,14 +171,7 @@ fn read_selection(project: &Project, read: &[String], facts: &Facts) -> Selectio
             rules: vec![rule.name.clone()],
         })
         .collect();
-    // As an edit's paths are (Event::matched_paths): none leaving the
-    // project, none longer than a real path.
-    let read: Vec<String> = read
-        .iter()
-        .map(|p| paths::normalize_for_match(p))
-        .filter(|p| p.len() <= MAX_PATH_BYTES && !escapes(p))
-        .collect();
-    let matches = project.index.match_reads_below_bases(&read, facts);
+    let matches = project.index.match_reads_below_bases(read, facts);
     let mut ephemeral = Vec::new();
     let mut rules_at: Vec<Vec<String>> = vec![Vec::new(); read.len()];
     for m in &matches.rules {
@@ -192,10 +186,13 @@ fn read_selection(project: &Project, read: &[String], facts: &Facts) -> Selectio
         }
     }
     let below: Vec<ChangedPath> = read
-        .into_iter()
+        .iter()
         .zip(rules_at)
         .filter(|(_, rules)| !rules.is_empty())
-        .map(|(path, rules)| ChangedPath { path, rules })
+        .map(|(path, rules)| ChangedPath {
+            path: path.clone(),
+            rules,
+        })
         .collect();
     for changed in &below {
         if !matched_paths.contains(&changed.path) {
@@ -310,13 +307,9 @@ pub(crate) fn with_unloaded_instructions(
     event: &Event,
     loaded_to: &str,
 ) -> Selection {
-    let paths: Vec<String> = match event {
+    let paths = match event {
         Event::Edit { .. } | Event::Shell { .. } => event.matched_paths(),
-        Event::Read { paths } => paths
-            .iter()
-            .map(|p| paths::normalize_for_match(p))
-            .filter(|p| p.len() <= MAX_PATH_BYTES && !escapes(p))
-            .collect(),
+        Event::Read { .. } => event.read_paths(),
         Event::Prompt { .. } | Event::SessionStart { .. } => return selection,
     };
     for path in unread_instruction_files(fs, project, &paths, loaded_to) {

@@ -153,9 +153,28 @@ impl Event {
                 .collect(),
             Event::Shell { paths } => shell_order(paths),
         };
-        matched.retain(|path| path.len() <= MAX_PATH_BYTES && !escapes(path));
+        matched.retain(|path| matchable(path));
         matched
     }
+
+    /// A read's paths, in the order read, normalised and held to
+    /// [`Event::matched_paths`]'s rule; empty for any other event.
+    pub(crate) fn read_paths(&self) -> Vec<String> {
+        let Event::Read { paths } = self else {
+            return Vec::new();
+        };
+        paths
+            .iter()
+            .map(|p| paths::normalize_for_match(p))
+            .filter(|path| matchable(path))
+            .collect()
+    }
+}
+
+/// Whether a normalised path can name a file of the project: it does not
+/// leave it, and it is no longer than a real path.
+fn matchable(path: &str) -> bool {
+    path.len() <= MAX_PATH_BYTES && !escapes(path)
 }
 
 /// Name order (behaviour §0: by UTF-16 code unit), fast for the paths a

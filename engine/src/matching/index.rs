@@ -213,6 +213,9 @@ pub struct RuleIndex {
     contents: ContentIndex,
     /// The requestable rules and every rule's names for mentions.
     requests: Requests,
+    /// The entries of nested folders' always-on rules, the only rules a
+    /// read can bring by path (behaviour §1.2); few, so a list.
+    below_base: Vec<usize>,
 }
 
 impl RuleIndex {
@@ -272,7 +275,11 @@ impl RuleIndex {
                 .enumerate()
                 .map(|(i, r)| (i, r.conditions.file_contains.values.as_slice())),
         );
+        let below_base = (0..entries.len())
+            .filter(|&at| entries[at].below_base)
+            .collect();
         RuleIndex {
+            below_base,
             entries,
             globs: GlobIndex::new(compiled),
             owners,
@@ -397,18 +404,15 @@ impl RuleIndex {
         paths: &[S],
         facts: &Facts,
     ) -> PathMatches {
-        // Few rules are nested always-on ones: a list of names is enough.
-        let below: Vec<&str> = self
-            .entries
-            .iter()
-            .filter(|e| e.below_base)
-            .map(|e| e.name.as_str())
-            .collect();
-        if below.is_empty() {
+        if self.below_base.is_empty() {
             return PathMatches::default();
         }
         let mut matches = self.match_paths_with(paths, facts, None);
-        matches.rules.retain(|m| below.contains(&m.name.as_str()));
+        matches.rules.retain(|m| {
+            self.below_base
+                .iter()
+                .any(|&at| self.entries[at].name == m.name)
+        });
         // A rule's invalid glob is told with its edits, not its reads.
         matches.errors.clear();
         matches
@@ -417,7 +421,7 @@ impl RuleIndex {
     /// Whether a read of `path` (project-relative) may bring a nested
     /// folder's always-on rule: one lookup in the glob set.
     pub(crate) fn read_may_reach_below_base(&self, path: &str) -> bool {
-        self.entries.iter().any(|e| e.below_base)
+        !self.below_base.is_empty()
             && self
                 .globs
                 .matches(&paths::normalize_for_match(path))

@@ -136,56 +136,71 @@ pub fn decide(
         Event::Shell { .. } => shell(fs, project, facts, &[], host),
         _ => {
             let selection = selected(fs, project, event, facts, host.working_dir(project));
-            let problems = host.tell(project, &selection.errors);
-            let open = !selection.rules.is_empty()
-                || match event {
-                    Event::Prompt { .. } => shell_hook,
-                    Event::SessionStart { compacted } => *compacted,
-                    _ => gate != GateRun::Clean,
-                };
-            if !open {
-                return Answer::Done {
-                    delivered: reached_entry(project, &selection).map(Delivered::Context),
-                    gate: None,
-                    problems,
-                    state: None,
-                };
-            }
-            let mut state = match host.open(project) {
-                Ok(state) => state,
-                Err(e) => return Answer::failed(e),
-            };
-            if let Event::Prompt { .. } = event {
-                // The prompt starts the shell check, so the first command
-                // reports only what changed after the session began working.
-                if shell_hook {
-                    let now = host.now_ms();
-                    state.shell.start(now);
-                }
-            }
-            // The transcript is scanned once per hook: a session start reads
-            // it for the compaction and delivers with the same metrics.
-            let transcript = host.transcript(&mut state);
-            if let Event::SessionStart { compacted: true } = event {
-                // No transcript to count it in: remember the compaction
-                // here, so every delivered rule is due again.
-                if transcript.is_none() {
-                    state.announce_compaction();
-                }
-            }
-            let now = transcript.unwrap_or_else(|| state.metrics_without_transcript());
-            let mut problems = problems;
-            let delivered = deliver(fs, project, &selection, &mut state, &now, host);
-            problems.extend(delivered.problem());
-            let delivered = delivered.delivered;
-            let gate = gate_entry(gate, &mut state, &mut problems);
-            Answer::Done {
-                delivered,
-                gate,
-                problems,
-                state: Some(state),
-            }
+            deliver_selected(fs, project, event, selection, shell_hook, gate, host)
         }
+    }
+}
+
+/// Delivers the selection of a non-shell event (or of a shell command's
+/// reads): opens the session only when there is something to deliver,
+/// record or check.
+fn deliver_selected(
+    fs: &dyn FileSource,
+    project: &Project,
+    event: &Event,
+    selection: Selection,
+    shell_hook: bool,
+    gate: GateRun,
+    host: &mut dyn Host,
+) -> Answer {
+    let problems = host.tell(project, &selection.errors);
+    let open = !selection.rules.is_empty()
+        || match event {
+            Event::Prompt { .. } => shell_hook,
+            Event::SessionStart { compacted } => *compacted,
+            _ => gate != GateRun::Clean,
+        };
+    if !open {
+        return Answer::Done {
+            delivered: reached_entry(project, &selection).map(Delivered::Context),
+            gate: None,
+            problems,
+            state: None,
+        };
+    }
+    let mut state = match host.open(project) {
+        Ok(state) => state,
+        Err(e) => return Answer::failed(e),
+    };
+    if let Event::Prompt { .. } = event {
+        // The prompt starts the shell check, so the first command
+        // reports only what changed after the session began working.
+        if shell_hook {
+            let now = host.now_ms();
+            state.shell.start(now);
+        }
+    }
+    // The transcript is scanned once per hook: a session start reads
+    // it for the compaction and delivers with the same metrics.
+    let transcript = host.transcript(&mut state);
+    if let Event::SessionStart { compacted: true } = event {
+        // No transcript to count it in: remember the compaction
+        // here, so every delivered rule is due again.
+        if transcript.is_none() {
+            state.announce_compaction();
+        }
+    }
+    let now = transcript.unwrap_or_else(|| state.metrics_without_transcript());
+    let mut problems = problems;
+    let delivered = deliver(fs, project, &selection, &mut state, &now, host);
+    problems.extend(delivered.problem());
+    let delivered = delivered.delivered;
+    let gate = gate_entry(gate, &mut state, &mut problems);
+    Answer::Done {
+        delivered,
+        gate,
+        problems,
+        state: Some(state),
     }
 }
 
@@ -205,21 +220,20 @@ pub fn decide_shell(
         Ok(hook) => hook.codex,
         Err(e) => return Answer::failed(host.located(project, &e)),
     };
-    let reads = !read.is_empty()
-        && !selected(
-            fs,
-            project,
-            &Event::read(read),
-            facts,
-            host.working_dir(project),
-        )
-        .rules
-        .is_empty();
-    match (shell_hook, reads) {
-        (true, _) => shell(fs, project, facts, read, host),
-        (false, true) => decide(fs, project, &Event::read(read), facts, GateRun::Clean, host),
-        (false, false) => Answer::done(Vec::new()),
+    if shell_hook {
+        return shell(fs, project, facts, read, host);
     }
+    // The shell hook off: only what the command reads can bring rules, and
+    // the selection made to find out is the one delivered.
+    if read.is_empty() {
+        return Answer::done(Vec::new());
+    }
+    let event = Event::read(read);
+    let selection = selected(fs, project, &event, facts, host.working_dir(project));
+    if selection.rules.is_empty() {
+        return Answer::done(Vec::new());
+    }
+    deliver_selected(fs, project, &event, selection, false, GateRun::Clean, host)
 }
 
 /// The event's selection, with the contents `fileContains` tests read
