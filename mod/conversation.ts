@@ -1,11 +1,15 @@
 // The texts of the conversation Claude Code sends next that may hold
-// deliveries. The engine reads them (hook-context reminders, shard
-// headers); here they are only gathered, cheaply: most texts hold no frame.
+// deliveries, or instruction files Claude Code loaded itself. The engine
+// reads them (hook-context reminders, shard headers, `Contents of` lines);
+// here they are only gathered, cheaply: most texts hold neither.
 import type { EngineInterface } from "claude-code";
 
 const MARK = "[rule-fairy shard ";
+const LOADED = "Contents of ";
+const REMINDER = "<system-reminder>";
 
-/** Every string in the messages' blocks that names a shard: text blocks,
+/** Every string in the messages' blocks that names a shard or holds a
+ * reminder naming a file Claude Code loaded: text blocks,
  * tool results (a string or nested blocks), in conversation order. The
  * main thread's conversation, or the subagent's whose `agentId` is given:
  * each has its own context. */
@@ -22,7 +26,9 @@ export async function frameTexts($: EngineInterface, agentId?: string): Promise<
 
 function collect(value: unknown, found: string[]): void {
   if (typeof value === "string") {
-    if (value.includes(MARK)) found.push(value);
+    if (value.includes(MARK) || (value.includes(LOADED) && value.includes(REMINDER))) {
+      found.push(value);
+    }
   } else if (Array.isArray(value)) {
     for (const item of value) collect(item, found);
   } else if (typeof value === "object" && value !== null) {

@@ -8,7 +8,7 @@ import { type EventRequest, stateAfterCompaction } from "./engine/rule_fairy_was
 import { loadEngine } from "./engine";
 import { gatherFacts } from "./facts";
 import { serial } from "./queue";
-import { gitCheck } from "./shell";
+import { gitCheck, listInstructions } from "./shell";
 import { readText, refresh, refreshDocuments, type Snapshot, snapshotOf } from "./snapshot";
 import {
   keepCorrupt,
@@ -92,7 +92,13 @@ export async function deliver(
       if (plan === "check") shell = await gitCheck($, snapshot.ws, snapshot.realRoot, now);
     }
     let fileArg: string | undefined;
-    if (event.kind === "edit") fileArg = await placeEdit($, snapshot, event.file);
+    if (event.kind === "edit") {
+      const [placed] = await Promise.all([
+        placeEdit($, snapshot, event.file),
+        snapshot.ws.instructionListingDue() ? listInstructions($, snapshot.ws, root) : undefined,
+      ]);
+      fileArg = placed;
+    }
     if (event.kind === "read") fileArg = absolute(root, event.file);
     const factsStarted = performance.now();
     const wants = snapshot.ws.wants();
@@ -127,7 +133,7 @@ export async function deliver(
       snapshot.ws.contentsDue(request).map((path) => readContent($, snapshot, path)),
     );
     const documents = performance.now();
-    await refreshDocuments($, snapshot, snapshot.ws.documentsDue(request));
+    await makeSureOfDocuments($, snapshot, request);
     timings.documents = performance.now() - documents;
     const deciding = performance.now();
     const response = snapshot.ws.decide(request);
@@ -151,6 +157,28 @@ export async function deliver(
     { to: "debug" },
   );
   return entries;
+}
+
+/** Rounds of asking for documents: the rules' imports and the instruction
+ * files looked for come in the first, each further round one more hop of
+ * an instruction file's imports, which the engine follows four deep. */
+const DOCUMENT_ROUNDS = 6;
+
+/** Makes sure of the documents the engine says the delivery reads, asking
+ * again after each round until it names nothing new: an instruction file
+ * found names the files it imports only once its text is in. */
+async function makeSureOfDocuments(
+  $: EngineInterface,
+  snapshot: Snapshot,
+  request: EventRequest,
+): Promise<void> {
+  const done = new Set<string>();
+  for (let round = 0; round < DOCUMENT_ROUNDS; round += 1) {
+    const fresh = snapshot.ws.documentsDue(request).filter((doc) => !done.has(doc));
+    if (fresh.length === 0) return;
+    for (const doc of fresh) done.add(doc);
+    await refreshDocuments($, snapshot, fresh);
+  }
 }
 
 /** The state file name of a subagent's record: its session's, then the

@@ -13,7 +13,8 @@ const STAT_BATCH = 500;
 const toplevels = new Map<string, string>();
 
 /** The check itself: git's answer, and the times of the files the
- * workspace says some rule could select (the others' are never read). */
+ * workspace says some rule could select or an instruction file's
+ * directory holds (the others' are never read). */
 export async function gitCheck(
   $: EngineInterface,
   ws: Workspace,
@@ -22,11 +23,10 @@ export async function gitCheck(
 ): Promise<ShellReport> {
   const toplevel = await checkoutTop($, root);
   if (toplevel === "") return { started, toplevel, changed: [] };
-  const status = await run(
-    $,
-    ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"],
-    root,
-  );
+  const [status] = await Promise.all([
+    run($, ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"], root),
+    listInstructions($, ws, root),
+  ]);
   const top = toplevel.replace(/\n$/, "");
   const candidates = ws.shellCandidates(new TextEncoder().encode(status), top);
   const changed: [string, number][] = [];
@@ -34,6 +34,22 @@ export async function gitCheck(
     changed.push(...(await changeTimes($, top, candidates.slice(at, at + STAT_BATCH))));
   }
   return { started, toplevel, changed };
+}
+
+/** Tells the workspace where the project's instruction files are, as git
+ * lists them (behaviour §5.2.2): before an edit when it asks, and beside
+ * `git status` in every shell check. A listing that cannot run is told
+ * too: the engine then looks in every directory. */
+export async function listInstructions($: EngineInterface, ws: Workspace, root: string) {
+  const argv = ws.instructionListing();
+  if (argv.length === 0) return;
+  try {
+    const result = await $.process.run(argv, { cwd: root, timeoutMs: TIMEOUT_MS });
+    const exitCode = result.isStdoutTruncated ? -1 : result.exitCode;
+    ws.instructionsListed(exitCode, new TextEncoder().encode(result.stdout));
+  } catch {
+    ws.instructionsListed(-1, new Uint8Array());
+  }
 }
 
 /** `git rev-parse --show-toplevel` as printed; empty outside git (exit

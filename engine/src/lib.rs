@@ -75,7 +75,8 @@ pub use render::labels;
 pub use delivery::frames::FrameLimits;
 pub use delivery::preview::{preview, ClaudePreview, Hosts, Preview};
 pub use delivery::selection::{
-    claude_delivery, codex_text, read_contents, select, unread_instruction_files, Selection,
+    claude_delivery, codex_text, read_contents, select, unloaded_by_claude_code,
+    unread_instruction_files, Selection,
 };
 
 pub use check::{check_project, check_project_with, Report};

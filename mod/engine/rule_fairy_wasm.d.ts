@@ -546,7 +546,9 @@ export class Workspace {
     decide(request: EventRequest): EventResponse;
     /**
      * The absolute paths of the documents a delivery for `request` would
-     * read (those the due rules import), to make sure of before `decide`.
+     * read: those the due rules import, and the instruction files looked
+     * for (and what those import), to make sure of before `decide`; ask
+     * again after making sure, until nothing new is named.
      */
     documentsDue(request: EventRequest): string[];
     /**
@@ -570,6 +572,20 @@ export class Workspace {
      * the project does not load.
      */
     importedDocuments(): string[];
+    /**
+     * Whether an edit must run `instructionListing`'s command first.
+     */
+    instructionListingDue(): boolean;
+    /**
+     * The git command listing the project's instruction files, to run at
+     * the root beside `git status`; empty when there are none to list.
+     */
+    instructionListing(): string[];
+    /**
+     * What that command printed, and its exit code (`-1`: it could not
+     * run).
+     */
+    instructionsListed(exit_code: number, stdout: Uint8Array | number[]): void;
     /**
      * `dir` listed: `$.fs.list`'s entries as they come.
      */
@@ -625,7 +641,9 @@ export class Workspace {
      * The files of `git status --porcelain=v1 -z --untracked-files=all`
      * output whose times to read, relative to the checkout's top level
      * `toplevel` (as git printed it, without the newline): deletions
-     * dropped, and only files some rule could select.
+     * dropped, and only files some rule could select or that lie below a
+     * directory holding an instruction file, as `instructionsListed` was
+     * last told.
      */
     shellCandidates(porcelain: Uint8Array | number[], toplevel: string): string[];
     /**
@@ -717,6 +735,9 @@ export interface InitOutput {
     readonly workspace_failed: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => void;
     readonly workspace_gitListed: (a: number, b: number, c: number, d: number, e: number, f: number) => void;
     readonly workspace_importedDocuments: (a: number) => [number, number, number, number];
+    readonly workspace_instructionListing: (a: number) => [number, number];
+    readonly workspace_instructionListingDue: (a: number) => number;
+    readonly workspace_instructionsListed: (a: number, b: number, c: number, d: number) => void;
     readonly workspace_listed: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_markCheckout: (a: number, b: number, c: number) => void;
     readonly workspace_mayRead: (a: number, b: number, c: number, d: number, e: number, f: number) => number;

@@ -17,8 +17,15 @@ const MONOREPO = {
   "node_modules/dep/.cursor/rules/dep.mdc": "---\nalwaysApply: true\n---\n# Dep",
 };
 
+/** Runs of git asked where the rules folders are (not where the
+ * instruction files are, which an edit asks too). */
 const listings = (runs: string[][]) =>
-  runs.filter((argv) => argv[0] === "git" && argv[1] === "ls-files").length;
+  runs.filter(
+    (argv) =>
+      argv[0] === "git" &&
+      argv[1] === "ls-files" &&
+      argv.some((word) => word.includes(".cursor/rules")),
+  ).length;
 
 test("a nested folder's rules come with an edit below it, git asked once", async ($, on) => {
   const w = world(on, MONOREPO);

@@ -304,6 +304,28 @@ fn the_shell_hook_delivers_for_files_a_command_changed() {
 }
 
 #[test]
+fn a_shell_change_below_a_nested_agents_md_brings_it_though_no_rule_matches() {
+    let p = git_project();
+    p.write("rule-fairy.edn", "{:shell-hook {:codex true}}")
+        .rule("docs.mdc", "---\nglobs: docs/**\n---\n# Docs rule")
+        .write("services/billing/AGENTS.md", "Billing: amounts in cents.");
+    p.sh("git add -A && git commit -qm rules");
+    assert_eq!(
+        codex_accepts(PROMPT, &p.hook("prompt", &prompt_input("s1", "hi", None))),
+        None
+    );
+    p.sh("echo x > services/billing/run.ts && echo y > top.txt");
+    let out = p.hook("post-tool", &bash_input("s1", "write", None));
+    let context = codex_accepts(POST_TOOL, &out).expect("the instruction file came");
+    assert_eq!(
+        injected(&context),
+        vec!["instruction file services/billing/AGENTS.md"]
+    );
+    assert!(context.contains("Billing: amounts in cents."), "{context}");
+    assert_eq!(p.state("s1")["shell"]["pending"], json!([]));
+}
+
+#[test]
 fn with_the_shell_hook_off_a_command_changes_nothing_and_starts_no_check() {
     let p = git_project();
     p.rule("widget.mdc", "---\nglobs: src/**\n---\n# Widget rule");

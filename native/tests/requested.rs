@@ -122,9 +122,20 @@ fn explain_lists_the_instruction_files_codex_would_not_read_for_an_edit() {
         .write("AGENTS.md", "Root.")
         .write("services/billing/AGENTS.md", "Billing.");
     let text = p.ok(&["explain", "--path", "services/billing/src/a.ts"]);
-    assert!(text.ends_with("In Codex it also brings 1 instruction file Codex did not read below the working directory:\n  services/billing/AGENTS.md\n"), "{text}");
+    assert!(text.contains("In Codex it also brings 1 instruction file Codex did not read below the working directory:\n  services/billing/AGENTS.md\n"), "{text}");
+    assert!(text.ends_with("In Claude Code it also brings 1 instruction file Claude Code does not load:\n  services/billing/AGENTS.md\n"), "{text}");
     let out = p.json(&["explain", "--path", "services/billing/src/a.ts", "--json"]);
     assert_eq!(out["instructions"], json!(["services/billing/AGENTS.md"]));
+    assert_eq!(
+        out["claudeInstructions"]["edit"],
+        json!(["services/billing/AGENTS.md"])
+    );
+    // A CLAUDE.md there: Claude Code's own edit loads it, a shell change
+    // brings it, with what it imports.
+    p.write("services/api/CLAUDE.md", "API. @rules.md")
+        .write("services/api/rules.md", "Rules.");
+    let text = p.ok(&["explain", "--path", "services/api/h.ts"]);
+    assert!(text.ends_with("Changed by a shell command in Claude Code, it also brings 2 instruction files Claude Code loads only for its own tools:\n  services/api/CLAUDE.md\n  services/api/rules.md\n"), "{text}");
     // A session working in services/billing read it itself.
     let inside = p.json(&[
         "explain",

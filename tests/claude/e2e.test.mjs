@@ -577,3 +577,91 @@ test("a subagent gets the always-on and keyword rules with its task, and a glob 
     await own.close();
   }
 });
+
+test("instruction files Claude Code does not load come with the edit or shell change below them, and those it loaded are not repeated", async () => {
+  // Its own project: a nested AGENTS.md (which Claude Code never reads
+  // below the root), a nested CLAUDE.md importing a file (which it reads
+  // for its own tools, not for a shell change), and one it attaches itself
+  // after a Read.
+  const root = join(home, "instructions");
+  const API = "API agents: every handler validates its input.";
+  const BILLING = "Billing: amounts are integers of cents.";
+  const NOTES = "Billing notes: rounding is banker's.";
+  const SHIPPING = "Shipping: weights are grams.";
+  write(root, {
+    ".cursor/rules/always.mdc": "---\nalwaysApply: true\n---\n# Always\n\nAlways.",
+    "services/api/AGENTS.md": API,
+    "services/billing/CLAUDE.md": `${BILLING}\n\nSee @notes.md.`,
+    "services/billing/notes.md": NOTES,
+    "services/shipping/CLAUDE.md": SHIPPING,
+    "services/shipping/rates.ts": "export const rate = 1\n",
+  });
+  const git = (args) => execFileSync("git", args, { cwd: root, stdio: "ignore" });
+  git(["init", "-q"]);
+  git(["add", "-A"]);
+  git(["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "start"]);
+  const own = await startMock([
+    {
+      prompt: "touch the services",
+      turns: [
+        {
+          tool: "Bash",
+          input: { command: "printf x > services/billing/run.ts", description: "Write" },
+        },
+        {
+          tool: "Write",
+          input: { file_path: join(root, "services/api/h.ts"), content: "export const h = 1\n" },
+        },
+        { tool: "Read", input: { file_path: join(root, "services/shipping/rates.ts") } },
+        {
+          tool: "Bash",
+          input: { command: "printf x > services/shipping/run.ts", description: "Write" },
+        },
+        { text: "Touched." },
+      ],
+    },
+  ]);
+  try {
+    const result = await claude({
+      args: ["touch the services", "--permission-mode", "acceptEdits", "--allowedTools", "Bash"],
+      cwd: root,
+      config: join(home, "config"),
+      mockUrl: own.url,
+      debugFile: debugFile(),
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(own.requests.length, 5, "one request per assistant turn");
+    const all = own.requests.map((request) => JSON.stringify(request.messages));
+    const [, afterShell, afterWrite, afterRead, afterShipping] = own.requests.map(hookContext);
+    for (const text of [BILLING, NOTES, API]) {
+      assert.ok(!all[0].includes(text), `the first request does not hold ${text}`);
+    }
+    // The shell change: the CLAUDE.md and its import, each a file of its own.
+    assert.equal(count(afterShell, "instruction file services/billing/CLAUDE.md"), 1);
+    assert.equal(count(afterShell, "instruction file services/billing/notes.md"), 1);
+    assert.ok(afterShell.includes(BILLING) && afterShell.includes(NOTES), "with their text");
+    assert.match(
+      afterShell,
+      /\[rule-fairy matched: instruction files Claude Code did not load, for services\/billing\/run\.ts, changed by a shell command\]/,
+    );
+    // The Write: the AGENTS.md Claude Code does not read below the root.
+    assert.equal(count(afterWrite, "instruction file services/api/AGENTS.md"), 1);
+    assert.ok(afterWrite.includes(API));
+    // The Read: Claude Code attached the shipping CLAUDE.md itself ...
+    assert.ok(all[3].includes(`Contents of ${join(root, "services/shipping/CLAUDE.md")}`));
+    // ... so the shell change there brings nothing more.
+    assert.equal(count(afterShipping, "instruction file services/shipping/CLAUDE.md"), 0);
+    assert.equal(
+      all[4].split(SHIPPING).length - 1,
+      1,
+      "the shipping file once, as Claude Code put it",
+    );
+    for (const text of [BILLING, NOTES, API]) {
+      assert.equal(all[4].split(text).length - 1, 1, `${text} once in the last request`);
+    }
+    assert.equal(count(afterRead, "instruction file services/api/AGENTS.md"), 1);
+    assert.doesNotMatch(all[4], /rule-fairy error/);
+  } finally {
+    await own.close();
+  }
+});

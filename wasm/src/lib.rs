@@ -358,14 +358,38 @@ impl Workspace {
     /// The files of `git status --porcelain=v1 -z --untracked-files=all`
     /// output whose times to read, relative to the checkout's top level
     /// `toplevel` (as git printed it, without the newline): deletions
-    /// dropped, and only files some rule could select.
+    /// dropped, and only files some rule could select or that lie below a
+    /// directory holding an instruction file, as `instructionsListed` was
+    /// last told.
     #[wasm_bindgen(js_name = shellCandidates)]
     pub fn shell_candidates(&mut self, porcelain: &[u8], toplevel: &str) -> Vec<String> {
         self.inner.shell_candidates(porcelain, toplevel)
     }
 
+    /// The git command listing the project's instruction files, to run at
+    /// the root beside `git status`; empty when there are none to list.
+    #[wasm_bindgen(js_name = instructionListing)]
+    pub fn instruction_listing(&mut self) -> Vec<String> {
+        self.inner.instruction_listing()
+    }
+
+    /// Whether an edit must run `instructionListing`'s command first.
+    #[wasm_bindgen(js_name = instructionListingDue)]
+    pub fn instruction_listing_due(&mut self) -> bool {
+        self.inner.instruction_listing_due()
+    }
+
+    /// What that command printed, and its exit code (`-1`: it could not
+    /// run).
+    #[wasm_bindgen(js_name = instructionsListed)]
+    pub fn instructions_listed(&mut self, exit_code: i32, stdout: &[u8]) {
+        self.inner.instructions_listed(exit_code, stdout);
+    }
+
     /// The absolute paths of the documents a delivery for `request` would
-    /// read (those the due rules import), to make sure of before `decide`.
+    /// read: those the due rules import, and the instruction files looked
+    /// for (and what those import), to make sure of before `decide`; ask
+    /// again after making sure, until nothing new is named.
     #[wasm_bindgen(js_name = documentsDue)]
     pub fn documents_due(
         &mut self,

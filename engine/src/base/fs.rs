@@ -83,6 +83,56 @@ pub trait FileSource {
     }
 }
 
+/// A [`FileSource`] that notes every path whose metadata, real path or
+/// bytes were asked of it: what a lookup over a host's partial copy needs the host to
+/// make sure of, found by running the lookup itself.
+pub(crate) struct Recording<'a> {
+    inner: &'a dyn FileSource,
+    asked: std::cell::RefCell<Vec<String>>,
+}
+
+impl<'a> Recording<'a> {
+    pub(crate) fn new(inner: &'a dyn FileSource) -> Self {
+        Recording {
+            inner,
+            asked: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The paths asked, each once, in the order first asked.
+    pub(crate) fn asked(self) -> Vec<String> {
+        self.asked.into_inner()
+    }
+
+    fn note(&self, path: &str) {
+        let mut asked = self.asked.borrow_mut();
+        if !asked.iter().any(|p| p == path) {
+            asked.push(path.to_string());
+        }
+    }
+}
+
+impl FileSource for Recording<'_> {
+    fn read(&self, path: &str) -> io::Result<Vec<u8>> {
+        self.note(path);
+        self.inner.read(path)
+    }
+
+    fn list(&self, dir: &str) -> io::Result<Vec<String>> {
+        self.inner.list(dir)
+    }
+
+    fn stat(&self, path: &str) -> io::Result<Metadata> {
+        self.note(path);
+        self.inner.stat(path)
+    }
+
+    fn real_path(&self, path: &str) -> io::Result<String> {
+        self.note(path);
+        self.inner.real_path(path)
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Node {
     File { bytes: Vec<u8>, modified_ms: i64 },

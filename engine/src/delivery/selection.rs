@@ -23,7 +23,7 @@ use crate::render::imports::{render_blocks, render_each, render_full};
 use crate::render::index_entry::{index_entry, is_index_name};
 use crate::render::labels;
 use crate::render::prefix::{read_lines, ChangedPath, Trigger};
-use crate::rules::instructions;
+use crate::rules::instructions::{self, Reading};
 use crate::rules::rule::Rule;
 
 /// The rules an event selected, in match order, and why.
@@ -321,6 +321,64 @@ pub(crate) fn with_unloaded_instructions(
     selection
 }
 
+/// `selection` with the instruction files Claude Code did not load for an
+/// edit's or a shell change's paths (behaviour §5.3) after its rules, each
+/// on the changed paths that bring it, so a path stays pending while its
+/// instruction file is deferred or broken. Each is durable, as in Codex;
+/// a bad `:instructions` leaves them out, as there. Only directories
+/// `may_hold` admits are looked in.
+pub(crate) fn with_instructions_claude_left_out(
+    fs: &dyn FileSource,
+    project: &Project,
+    mut selection: Selection,
+    event: &Event,
+    may_hold: &dyn Fn(&str) -> bool,
+) -> Selection {
+    let by_shell = match event {
+        Event::Edit { .. } => false,
+        Event::Shell { .. } => true,
+        _ => return selection,
+    };
+    let Ok(names) = project.config.instruction_files() else {
+        return selection;
+    };
+    for path in event.matched_paths() {
+        let paths = std::slice::from_ref(&path);
+        let found =
+            instructions::unloaded_by_claude(fs, &project.root, &names, paths, by_shell, may_hold);
+        if found.is_empty() {
+            continue;
+        }
+        let brought: Vec<String> = found
+            .iter()
+            .map(|f| instructions::delivered_name(f))
+            .collect();
+        for name in &brought {
+            if !selection.rules.contains(name) {
+                selection.rules.push(name.clone());
+            }
+        }
+        match &mut selection.trigger {
+            Trigger::Shell(changed) => {
+                let at = changed.partition_point(|c| c.path < path);
+                if changed.get(at).is_none_or(|c| c.path != path) {
+                    changed.insert(
+                        at,
+                        ChangedPath {
+                            path: path.clone(),
+                            rules: Vec::new(),
+                        },
+                    );
+                }
+                changed[at].rules.extend(brought);
+            }
+            Trigger::Edit { path: shown } if shown.is_empty() => shown.clone_from(&path),
+            _ => {}
+        }
+    }
+    selection
+}
+
 /// The instruction files Codex did not read for `paths` (project-relative)
 /// when its session works at `loaded_to` (behaviour §5.3), shallowest
 /// first; none when `:instructions` is bad.
@@ -332,6 +390,24 @@ pub fn unread_instruction_files(
 ) -> Vec<String> {
     match project.config.instruction_files() {
         Ok(names) => instructions::unloaded_by_codex(fs, &project.root, &names, loaded_to, paths),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The instruction files Claude Code did not load for `paths`
+/// (project-relative), as an edit (or with `by_shell`, a shell change)
+/// there brings them (behaviour §5.2.2), shallowest first, imports after
+/// their importer; none when `:instructions` is bad.
+pub fn unloaded_by_claude_code(
+    fs: &dyn FileSource,
+    project: &Project,
+    paths: &[String],
+    by_shell: bool,
+) -> Vec<String> {
+    match project.config.instruction_files() {
+        Ok(names) => {
+            instructions::unloaded_by_claude(fs, &project.root, &names, paths, by_shell, &|_| true)
+        }
         Err(_) => Vec::new(),
     }
 }
@@ -361,13 +437,14 @@ pub(crate) fn render<S: AsRef<str>>(
     fs: &dyn FileSource,
     project: &Project,
     names: &[S],
+    reading: Reading,
 ) -> Result<Vec<Block>, RenderError> {
     let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
     let parts = split_names(&names);
     let mut blocks = render_blocks(fs, &project.root, &rules_named(project, &parts.rules)?)?;
     let mut own = Vec::new();
     for name in &parts.instructions {
-        own.push(instruction_block(fs, project, name)?);
+        own.push(instruction_block(fs, project, name, reading)?);
     }
     if let Some(wanted) = parts.index {
         own.push(index_block(project, wanted)?);
@@ -418,14 +495,19 @@ fn index_block(project: &Project, wanted: &str) -> Result<Block, Error> {
 }
 
 /// An instruction file's block: its path as the heading, its text whole.
-fn instruction_block(fs: &dyn FileSource, project: &Project, name: &str) -> Result<Block, Error> {
+fn instruction_block(
+    fs: &dyn FileSource,
+    project: &Project,
+    name: &str,
+    reading: Reading,
+) -> Result<Block, Error> {
     let path = instructions::delivered_path(name).unwrap_or(name);
     Ok(Block {
         kind: BlockKind::Rule {
             name: name.to_string(),
         },
         heading: format!("# {path}"),
-        content: instructions::text_for_hook(fs, &project.root, path)?,
+        content: instructions::text_for_hook(fs, &project.root, path, reading)?,
     })
 }
 
@@ -464,6 +546,7 @@ pub(crate) fn render_screened<'n>(
     fs: &dyn FileSource,
     project: &Project,
     names: &[&'n str],
+    reading: Reading,
 ) -> Result<Screened<'n>, RenderError> {
     let parts = split_names(names);
     let mut rendered = render_each(fs, &project.root, &rules_named(project, &parts.rules)?);
@@ -474,7 +557,7 @@ pub(crate) fn render_screened<'n>(
         .collect();
     let mut own = Vec::new();
     for name in &parts.instructions {
-        match instruction_block(fs, project, name) {
+        match instruction_block(fs, project, name, reading) {
             Ok(block) => own.push(block),
             Err(error) => broken.push(BrokenRule::new(project, name, &error)),
         }
@@ -510,7 +593,7 @@ pub fn claude_delivery<S: AsRef<str>>(
     limits: FrameLimits,
 ) -> Result<Delivery, RenderError> {
     let names: Vec<&str> = candidates.iter().map(AsRef::as_ref).collect();
-    let screened = render_screened(fs, project, &names)?;
+    let screened = render_screened(fs, project, &names, Reading::ClaudeCode)?;
     let rendered = &screened.rendered;
     // The screen rendered the whole set already: the fit's first attempt.
     let mut whole = Some(screened.blocks);
@@ -525,7 +608,7 @@ pub fn claude_delivery<S: AsRef<str>>(
                 }
             }
             let chosen: Vec<&str> = indices.iter().map(|&i| rendered[i]).collect();
-            render(fs, project, &chosen)
+            render(fs, project, &chosen, Reading::ClaudeCode)
         },
         |delivered| trigger.prefix(delivered),
     )?;
@@ -582,21 +665,21 @@ pub fn codex_text<S: AsRef<str>>(
     due: &[S],
 ) -> Result<CodexText, RenderError> {
     let names: Vec<&str> = due.iter().map(AsRef::as_ref).collect();
-    let screened = render_screened(fs, project, &names)?;
+    let screened = render_screened(fs, project, &names, Reading::Codex)?;
     let mut broken = screened.broken;
     let (delivered, blocks) = match screened.blocks {
         Ok(blocks) => (screened.rendered, blocks),
         Err(error) if error.expanded_bytes.is_some() => {
             let mut fitting = Vec::new();
             for name in screened.rendered {
-                match render(fs, project, &[name]) {
+                match render(fs, project, &[name], Reading::Codex) {
                     Err(alone) if alone.expanded_bytes.is_some() => broken.push(
                         BrokenRule::placed(project, name, None, alone_over_budget(&alone)),
                     ),
                     _ => fitting.push(name),
                 }
             }
-            let blocks = render(fs, project, &fitting)?;
+            let blocks = render(fs, project, &fitting, Reading::Codex)?;
             (fitting, blocks)
         }
         Err(error) => return Err(error),
@@ -1274,7 +1357,7 @@ mod tests {
     #[test]
     fn a_missing_rule_is_the_reference_error() {
         let (fs, project) = project();
-        let err = render(&fs, &project, &["gone.mdc"]).unwrap_err();
+        let err = render(&fs, &project, &["gone.mdc"], Reading::Codex).unwrap_err();
         assert_eq!(err.error.message(), "Rule does not exist: gone.mdc");
     }
 }

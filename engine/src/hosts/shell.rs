@@ -152,18 +152,22 @@ pub fn changed_since(marker_ms: i64, changed_ms: i64) -> bool {
 
 /// The paths of `git status --porcelain=v1 -z` output worth a time check
 /// (relative to the checkout's top level): not deleted, inside the project,
-/// and selectable by some rule. A path no rule reaches would be cleared
-/// from the pending list by the event it comes with, so its times are not
-/// read at all; one pass that keeps only what it returns makes a build of
+/// and selectable by some rule or lying below a directory of
+/// `instructions` ([`InstructionDirs`], whose files a change there may
+/// bring, behaviour §5.3). A path neither reaches would be cleared from
+/// the pending list by the event it comes with, so its times are not read
+/// at all; one pass that keeps only what it returns makes a build of
 /// 100,000 files no rule is about cost little more than `git status`.
 /// Both roots are real, absolute and normalised, as for [`project_paths`].
 pub fn timing_candidates(
     output: &[u8],
     index: &RuleIndex,
+    instructions: &InstructionDirs,
     toplevel: &str,
     project: &str,
 ) -> Vec<String> {
     let every = index.any_path_may_select();
+    let reaches = |relative: &str| index.glob_reaches(relative) || instructions.hold(relative);
     // The project's place in the checkout: a plain path below it is mapped
     // by cutting this prefix, with nothing allocated.
     let below = paths::strip_base(project, toplevel);
@@ -173,13 +177,83 @@ pub fn timing_candidates(
             let path = String::from_utf8_lossy(path);
             let kept = every
                 || match below.and_then(|below| plain_project_path(below, &path)) {
-                    Some(inside) => inside.is_some_and(|relative| index.glob_reaches(relative)),
+                    Some(inside) => inside.is_some_and(reaches),
                     None => project_path(toplevel, project, &path)
-                        .is_some_and(|relative| index.glob_reaches(&relative)),
+                        .is_some_and(|relative| reaches(&relative)),
                 };
             kept.then(|| path.into_owned())
         })
         .collect()
+}
+
+/// The directories below the project root that hold an instruction file
+/// (behaviour §5.3), as git lists them: a change below one may bring its
+/// files, so such a path is timed even when no rule's glob reaches it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InstructionDirs {
+    dirs: std::collections::HashSet<String>,
+}
+
+impl InstructionDirs {
+    /// The command that lists the instruction files `names` names, as git
+    /// sees the tree (what it ignores and installed packages left out),
+    /// run at the project root; none when `names` is empty.
+    pub fn listing_command(names: &[String]) -> Vec<String> {
+        if names.is_empty() {
+            return Vec::new();
+        }
+        let mut argv: Vec<String> = "git ls-files --cached --others --exclude-standard -z --"
+            .split(' ')
+            .map(str::to_string)
+            .collect();
+        argv.extend(names.iter().map(|name| format!(":(glob)**/{name}")));
+        argv.push(":(glob,exclude)**/node_modules/**".to_string());
+        argv
+    }
+
+    /// The directories of that command's output (project-relative paths,
+    /// NUL-separated) that hold one of `names`, the root left out: both
+    /// hosts read the root's files themselves.
+    pub fn from_listing(listing: &[u8], names: &[String]) -> Self {
+        let mut dirs = std::collections::HashSet::new();
+        for path in listing.split(|&b| b == 0).filter(|p| !p.is_empty()) {
+            let path = String::from_utf8_lossy(path);
+            for name in names {
+                let dir = path
+                    .strip_suffix(name.as_str())
+                    .and_then(|rest| rest.strip_suffix('/'));
+                if let Some(dir) = dir.filter(|dir| !dir.is_empty()) {
+                    dirs.insert(dir.to_string());
+                }
+            }
+        }
+        InstructionDirs { dirs }
+    }
+
+    /// Whether `dir` (project-relative) is one of the directories.
+    pub fn has(&self, dir: &str) -> bool {
+        self.dirs.contains(dir)
+    }
+
+    /// Whether the project-relative `path` is a file `names` lists, in
+    /// some directory: adding or removing it moves the directories.
+    pub fn names_one(path: &str, names: &[String]) -> bool {
+        names.iter().any(|name| {
+            path == name
+                || path
+                    .strip_suffix(name.as_str())
+                    .is_some_and(|rest| rest.ends_with('/'))
+        })
+    }
+
+    /// Whether the project-relative `path` lies below one of the
+    /// directories.
+    pub fn hold(&self, path: &str) -> bool {
+        !self.dirs.is_empty()
+            && path
+                .match_indices('/')
+                .any(|(at, _)| self.dirs.contains(&path[..at]))
+    }
 }
 
 /// Where a plain path of git's (no empty, `.` or `..` segment, no
@@ -235,6 +309,35 @@ pub fn toplevel(output: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn instruction_dirs_come_from_git_s_listing_of_the_configured_names() {
+        let names = vec![
+            "AGENTS.md".to_string(),
+            ".claude/CLAUDE.md".to_string(),
+            "CLAUDE.md".to_string(),
+        ];
+        let argv = InstructionDirs::listing_command(&names);
+        assert_eq!(argv[..3], ["git", "ls-files", "--cached"]);
+        assert!(argv.contains(&":(glob)**/.claude/CLAUDE.md".to_string()));
+        assert!(InstructionDirs::listing_command(&[]).is_empty());
+        let dirs = InstructionDirs::from_listing(
+            b"AGENTS.md\0CLAUDE.md\0services/billing/AGENTS.md\0apps/web/.claude/CLAUDE.md\0docs/NOTAGENTS.md\0",
+            &names,
+        );
+        assert!(dirs.hold("services/billing/src/a.ts"));
+        assert!(dirs.hold("apps/web/x"));
+        assert!(
+            !dirs.hold("apps/web"),
+            "the directory itself is no path below it"
+        );
+        assert!(!dirs.hold("apps/webby/x"));
+        assert!(
+            !dirs.hold("README.md"),
+            "the root's files are the hosts' own"
+        );
+        assert!(!dirs.hold("docs/x.md"), "NOTAGENTS.md is not AGENTS.md");
+    }
 
     #[test]
     fn porcelain_entries_with_renames_copies_and_odd_names() {
@@ -311,31 +414,45 @@ mod tests {
             "web/./src/c.ts",
             "web",
         ];
+        let none_listed = InstructionDirs::default();
         let globs = index(&[
             "---\nglobs: src/**/*.ts\n---\nT",
             "---\nalwaysApply: true\n---\nA",
         ]);
         assert_eq!(
-            timing_candidates(status, &globs, "/w", "/w/web"),
+            timing_candidates(status, &globs, &none_listed, "/w", "/w/web"),
             vec!["web/src/a.ts", "web/src/b.ts", "web/./src/c.ts"],
             "deleted, outside the project, or matched by no glob: not timed"
         );
         assert_eq!(
-            timing_candidates(status, &globs, "/w/web", "/w/web"),
+            timing_candidates(status, &globs, &none_listed, "/w/web", "/w/web"),
             Vec::<String>::new(),
             "the same paths from the project's own checkout lie elsewhere"
         );
         let from_top = index(&["---\nglobs: web/src/*.ts\n---\nT"]);
         assert_eq!(
-            timing_candidates(status, &from_top, "/w", "/w"),
+            timing_candidates(status, &from_top, &none_listed, "/w", "/w"),
             vec!["web/src/a.ts", "web/src/b.ts", "web/./src/c.ts"]
         );
         let none = index(&["---\nalwaysApply: true\n---\nA"]);
-        assert!(timing_candidates(status, &none, "/w", "/w/web").is_empty());
+        assert!(timing_candidates(status, &none, &none_listed, "/w", "/w/web").is_empty());
+        // A directory holding an instruction file times what changed below it.
+        let names = vec!["AGENTS.md".to_string(), ".claude/CLAUDE.md".to_string()];
+        let listed = InstructionDirs::from_listing(b"AGENTS.md\0dist/.claude/CLAUDE.md\0", &names);
+        assert_eq!(
+            timing_candidates(status, &none, &listed, "/w", "/w/web"),
+            vec!["web/dist/a.js"]
+        );
         let contents = index(&["---\nfileContains: TODO\n---\nC"]);
-        assert_eq!(timing_candidates(status, &contents, "/w", "/w/web"), all);
+        assert_eq!(
+            timing_candidates(status, &contents, &none_listed, "/w", "/w/web"),
+            all
+        );
         let invalid = index(&["---\nglobs: \"src/[\"\n---\nI"]);
-        assert_eq!(timing_candidates(status, &invalid, "/w", "/w/web"), all);
+        assert_eq!(
+            timing_candidates(status, &invalid, &none_listed, "/w", "/w/web"),
+            all
+        );
     }
 
     #[test]

@@ -146,6 +146,21 @@ pub fn matched_read_below(paths: &str) -> String {
 pub const MATCHED_INSTRUCTIONS: &str =
     "[rule-fairy matched: instruction files of directories below the working directory, which Codex did not read]";
 
+/// Why a Claude Code delivery carries instruction files (behaviour §5.3):
+/// `[rule-fairy matched: instruction files Claude Code did not load, for
+/// <paths>]`, with `, changed by a shell command` when one changed them.
+pub fn matched_instructions_claude(paths: &str, by_shell: bool) -> String {
+    let shell = if by_shell {
+        ", changed by a shell command"
+    } else {
+        ""
+    };
+    format!(
+        "[rule-fairy matched: instruction files Claude Code did not load, for {}{shell}]",
+        line_safe(paths)
+    )
+}
+
 /// `[rule-fairy matched: glob on <paths>]`, where `paths` is already the
 /// text to show (one path, a list, or a count).
 pub fn matched_glob(paths: &str) -> String {

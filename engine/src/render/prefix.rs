@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use crate::matching::index::PromptMatch;
 use crate::render::labels;
+use crate::rules::instructions;
 
 /// Characters a shell delivery spends naming changed paths; the rest are
 /// counted, so neither a rebase's hundreds of paths nor a few very long ones
@@ -57,24 +58,52 @@ impl Trigger {
                     .filter_map(|name| matches.iter().find(|m| m.name == name.as_ref()));
                 lines.extend(reason_lines(delivered_matches));
             }
-            Trigger::Edit { path } => lines.push(labels::matched_glob(path)),
+            Trigger::Edit { path } => {
+                if delivered.iter().any(|name| !is_instruction(name.as_ref())) {
+                    lines.push(labels::matched_glob(path));
+                }
+                if delivered.iter().any(|name| is_instruction(name.as_ref())) {
+                    lines.push(labels::matched_instructions_claude(path, false));
+                }
+            }
             Trigger::Read { requested, below } => {
                 lines.extend(read_lines(requested, below, delivered));
             }
             Trigger::Shell(changed) => {
                 let delivered: HashSet<&str> = delivered.iter().map(AsRef::as_ref).collect();
-                let named: Vec<&str> = changed
-                    .iter()
-                    .filter(|c| c.rules.iter().any(|rule| delivered.contains(rule.as_str())))
-                    .map(|c| c.path.as_str())
-                    .collect();
-                lines.push(labels::matched_glob_by_shell(&shell_paths(&named)));
+                // The paths one of whose delivered names is (or is not) an
+                // instruction file.
+                let named = |instruction: bool| -> Vec<&str> {
+                    changed
+                        .iter()
+                        .filter(|c| {
+                            c.rules.iter().any(|rule| {
+                                delivered.contains(rule.as_str())
+                                    && is_instruction(rule) == instruction
+                            })
+                        })
+                        .map(|c| c.path.as_str())
+                        .collect()
+                };
+                let (by_rules, by_instructions) = (named(false), named(true));
+                if !by_rules.is_empty() {
+                    lines.push(labels::matched_glob_by_shell(&shell_paths(&by_rules)));
+                }
+                if !by_instructions.is_empty() {
+                    let paths = shell_paths(&by_instructions);
+                    lines.push(labels::matched_instructions_claude(&paths, true));
+                }
                 lines.push(String::new());
                 lines.push(SHELL_CONTRACT.to_string());
             }
         }
         lines.join("\n")
     }
+}
+
+/// Whether a delivered name is an instruction file's (behaviour §5.3).
+fn is_instruction(name: &str) -> bool {
+    instructions::delivered_path(name).is_some()
 }
 
 /// Why a read brought `delivered`: the requestable rules' files read, then

@@ -18,6 +18,7 @@ use crate::matching::project::Project;
 use crate::render::block::{Block, BlockKind, DOCUMENTATION_BUDGET};
 use crate::review::dedup::{self, Input};
 use crate::rules::discovery::java_order;
+use crate::rules::instructions::Reading;
 use crate::rules::instructions::{self, InstructionDocument};
 use crate::rules::rule::Rule;
 
@@ -112,7 +113,9 @@ pub fn build<S: AsRef<str>>(
     rule_names.sort_by(|a, b| java_order(a, b));
     rule_names.dedup();
     let names: Vec<&str> = rule_names.iter().map(String::as_str).collect();
-    let screened = selection::render_screened(fs, project, &names).map_err(|e| e.error)?;
+    // Only rules: the bundle reads its instruction files itself (§6.3).
+    let screened =
+        selection::render_screened(fs, project, &names, Reading::Codex).map_err(|e| e.error)?;
     let rendered: Vec<String> = screened.rendered.iter().map(ToString::to_string).collect();
     broken.extend(screened.broken);
     let blocks = screened.blocks.map_err(|e| match e.expanded_bytes {

@@ -105,6 +105,7 @@ pub(crate) fn documents<S: AsRef<str>>(
         inside: readable_instructions(fs, root, home),
         documents: Vec::new(),
         seen: HashMap::new(),
+        lenient: false,
     };
     for path in discover(fs, root, names, changed) {
         let file = paths::join(root, &path);
@@ -169,9 +170,8 @@ pub(crate) fn delivered_path(name: &str) -> Option<&str> {
 /// normalised): Codex reads them once, from the checkout's root down to the
 /// session's working directory `loaded_to` (project-relative, `""` for the
 /// root), so a directory strictly below it is never read. In each such
-/// directory on a path's way down, shallowest first, `AGENTS.override.md`
-/// where there is one, else `AGENTS.md`, as Codex reads them, each when
-/// `names` lists it.
+/// directory on a path's way down, shallowest first, its AGENTS file as
+/// Codex reads it ([`agents_file`]), when `names` lists it.
 pub(crate) fn unloaded_by_codex<S: AsRef<str>>(
     fs: &dyn FileSource,
     root: &str,
@@ -179,7 +179,6 @@ pub(crate) fn unloaded_by_codex<S: AsRef<str>>(
     loaded_to: &str,
     paths: &[S],
 ) -> Vec<String> {
-    let listed = |name: &str| names.iter().any(|n| n == name);
     let mut found = Vec::new();
     for dir in directories(paths) {
         let below = match loaded_to {
@@ -189,12 +188,8 @@ pub(crate) fn unloaded_by_codex<S: AsRef<str>>(
         if !below {
             continue;
         }
-        let file = ["AGENTS.override.md", "AGENTS.md"]
-            .into_iter()
-            .map(|name| (name, in_directory(&dir, name)))
-            .find(|(_, path)| fs.is_file(&paths::join(root, path)));
-        if let Some((name, path)) = file {
-            if listed(name) {
+        if let Some((name, path)) = agents_file(fs, root, &dir) {
+            if names.iter().any(|n| n == name) {
                 found.push(path);
             }
         }
@@ -202,10 +197,94 @@ pub(crate) fn unloaded_by_codex<S: AsRef<str>>(
     found
 }
 
-/// An instruction file's text as Codex reads it, for a hook to deliver:
-/// inside the project, a regular file within the read bound, UTF-8, and
-/// trimmed. Each failure is an error naming the file.
-pub(crate) fn text_for_hook(fs: &dyn FileSource, root: &str, path: &str) -> Result<String> {
+/// A directory's AGENTS file as Codex reads it: `AGENTS.override.md` where
+/// there is one, else `AGENTS.md`; with its name.
+fn agents_file(fs: &dyn FileSource, root: &str, dir: &str) -> Option<(&'static str, String)> {
+    ["AGENTS.override.md", "AGENTS.md"]
+        .into_iter()
+        .map(|name| (name, in_directory(dir, name)))
+        .find(|(_, path)| fs.is_file(&paths::join(root, path)))
+}
+
+/// The instruction files Claude Code did not load for `paths`
+/// (project-relative, normalised), each followed by what it imports, each
+/// real file once (behaviour §5.3). Claude Code loads a directory's CLAUDE
+/// files below its root when its own Read, Write or Edit touches a file
+/// there, never for what a shell command changed, and it never reads an
+/// AGENTS file below the root. So, in each directory strictly below the
+/// root on a path's way down, shallowest first: the AGENTS file Codex
+/// would read there ([`agents_file`]) when the directory has no CLAUDE
+/// file (which would be the guidance Claude Code takes instead), and the
+/// CLAUDE files when `by_shell`; each when `names` lists it. Imports are
+/// followed as Claude Code follows them, inside the project; a file that
+/// cannot be read is still named, so its delivery tells why. A directory
+/// `may_hold` rules out is not looked in at all.
+pub(crate) fn unloaded_by_claude<S: AsRef<str>>(
+    fs: &dyn FileSource,
+    root: &str,
+    names: &[String],
+    paths: &[S],
+    by_shell: bool,
+    may_hold: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let listed = |name: &str| names.iter().any(|n| n == name);
+    let mut collector = Collector {
+        fs,
+        root: paths::normalize_lexically(root),
+        home: None,
+        inside: Containment::project(fs, root),
+        documents: Vec::new(),
+        seen: HashMap::new(),
+        lenient: true,
+    };
+    for dir in directories(paths)
+        .into_iter()
+        .filter(|dir| !dir.is_empty() && may_hold(dir))
+    {
+        let claude: Vec<&str> = CLAUDE_FILES
+            .iter()
+            .copied()
+            .filter(|name| fs.is_file(&paths::join(root, &in_directory(&dir, name))))
+            .collect();
+        let mut starts = Vec::new();
+        if claude.is_empty() {
+            starts.extend(agents_file(fs, root, &dir).filter(|(name, _)| listed(name)));
+        } else if by_shell {
+            starts.extend(
+                claude
+                    .into_iter()
+                    .filter(|name| listed(name))
+                    .map(|name| (name, in_directory(&dir, name))),
+            );
+        }
+        for (_, path) in starts {
+            let file = paths::join(root, &path);
+            // Lenient: a file that cannot be read is kept, not expanded.
+            let _ = collector.include(path, file, None, 0);
+        }
+    }
+    collector.documents.into_iter().map(|d| d.path).collect()
+}
+
+/// How the host a hook delivers an instruction file to reads such files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// Whole, as Codex reads `AGENTS.md`.
+    Codex,
+    /// With whole-line block comments stripped, as Claude Code reads its
+    /// memory files (their imports are delivered as files of their own).
+    ClaudeCode,
+}
+
+/// An instruction file's text as the host of `reading` reads it, for a
+/// hook to deliver: inside the project, a regular file within the read
+/// bound, UTF-8, and trimmed. Each failure is an error naming the file.
+pub(crate) fn text_for_hook(
+    fs: &dyn FileSource,
+    root: &str,
+    path: &str,
+    reading: Reading,
+) -> Result<String> {
     let file = paths::join(root, path);
     let bytes = Containment::project(fs, root)
         .read(fs, &file)
@@ -228,7 +307,10 @@ pub(crate) fn text_for_hook(fs: &dyn FileSource, root: &str, path: &str) -> Resu
             },
         )
     })?;
-    Ok(markdown::trim(&decoded).to_string())
+    Ok(match reading {
+        Reading::Codex => markdown::trim(&decoded).to_string(),
+        Reading::ClaudeCode => markdown::trim(&strip_block_comments(&decoded)).to_string(),
+    })
 }
 
 /// Where instruction files may be read from (behaviour §0.1, §6.3): the
@@ -256,6 +338,9 @@ struct Collector<'a> {
     documents: Vec<InstructionDocument>,
     /// Real path of every included file, to its position.
     seen: HashMap<String, usize>,
+    /// Whether a file that cannot be read is kept (with no content and no
+    /// imports) rather than failing the whole collection.
+    lenient: bool,
 }
 
 impl Collector<'_> {
@@ -277,7 +362,11 @@ impl Collector<'_> {
             }
             return Ok(());
         }
-        let content = read_document(self.fs, &self.inside, &display, &file)?;
+        let content = match read_document(self.fs, &self.inside, &display, &file) {
+            Ok(content) => content,
+            Err(_) if self.lenient => String::new(),
+            Err(error) => return Err(error),
+        };
         let references = if depth < MAX_IMPORT_DEPTH {
             import_references(&content)
         } else {

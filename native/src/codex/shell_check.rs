@@ -9,26 +9,40 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use rule_fairy_engine::shell::{changed_since, project_paths, timing_candidates, toplevel};
+use rule_fairy_engine::shell::{
+    changed_since, project_paths, timing_candidates, toplevel, InstructionDirs,
+};
 use rule_fairy_engine::Project;
 
 /// Project-relative paths changed at or after `marker_ms`, sorted, of
-/// those some rule of `project` could select (the others' times are not
-/// read). Outside git, none. A git failure is an error, and the caller then
+/// those some rule of `project` could select or that lie below a directory
+/// holding an instruction file (the others' times are not read). Outside git, none. A git failure is an error, and the caller then
 /// saves no new marker, so the next check covers the same window.
 pub(super) fn changed_paths(project: &Project, marker_ms: i64) -> Result<Vec<String>, String> {
     let top = git(&project.root, &["rev-parse", "--show-toplevel"], &[0, 128])?;
     let Some(top) = toplevel(&String::from_utf8_lossy(&top)).map(str::to_string) else {
         return Ok(Vec::new());
     };
-    let status = git(
-        &project.root,
-        &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
-        &[0],
-    )?;
+    // The listing runs beside `git status`, so it costs no wait of its own.
+    let (status, instructions) = std::thread::scope(|scope| {
+        let listing = scope.spawn(|| instruction_dirs(project));
+        let status = git(
+            &project.root,
+            &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
+            &[0],
+        );
+        (status, listing.join().unwrap_or_default())
+    });
+    let status = status?;
     let real_top = std::fs::canonicalize(&top)
         .map_or_else(|_| top.clone(), |p| p.to_string_lossy().into_owned());
-    let candidates = timing_candidates(&status, &project.index, &real_top, &project.root);
+    let candidates = timing_candidates(
+        &status,
+        &project.index,
+        &instructions,
+        &real_top,
+        &project.root,
+    );
     let times = change_times(Path::new(&top), &candidates);
     let changed: Vec<String> = candidates
         .into_iter()
@@ -37,6 +51,22 @@ pub(super) fn changed_paths(project: &Project, marker_ms: i64) -> Result<Vec<Str
         .map(|(path, _)| path)
         .collect();
     Ok(project_paths(&real_top, &project.root, &changed))
+}
+
+/// The directories holding instruction files, as git lists them (behaviour
+/// §5.3): what changed below one is timed too. A listing that fails only
+/// leaves them out; the rules' own candidates are still timed.
+fn instruction_dirs(project: &Project) -> InstructionDirs {
+    let names = project.config.instruction_files().unwrap_or_default();
+    let argv = InstructionDirs::listing_command(&names);
+    let Some((_, args)) = argv.split_first() else {
+        return InstructionDirs::default();
+    };
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match git(&project.root, &args, &[0]) {
+        Ok(listing) => InstructionDirs::from_listing(&listing, &names),
+        Err(_) => InstructionDirs::default(),
+    }
 }
 
 /// Below this many paths one thread reads the times: starting threads

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use rule_fairy_engine::FrameLimits;
 use rule_fairy_engine::Project;
 use rule_fairy_engine::{describe, describe_condition};
-use rule_fairy_engine::{paths, unread_instruction_files};
+use rule_fairy_engine::{paths, unloaded_by_claude_code, unread_instruction_files};
 use rule_fairy_engine::{preview, Hosts};
 use rule_fairy_engine::{Event, EventKind as Fired, Query};
 use rule_fairy_engine::{Explanation, FiredRule};
@@ -43,9 +43,16 @@ pub(crate) fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
                     .trim_end_matches('/')
                     .to_string()
             });
-            unread_instruction_files(&StdFs, &project, &event.matched_paths(), &working_dir)
+            let edited = event.matched_paths();
+            Instructions {
+                codex: unread_instruction_files(&StdFs, &project, &edited, &working_dir),
+                claude: ClaudeInstructions {
+                    edit: unloaded_by_claude_code(&StdFs, &project, &edited, false),
+                    shell: unloaded_by_claude_code(&StdFs, &project, &edited, true),
+                },
+            }
         }
-        _ => Vec::new(),
+        _ => Instructions::default(),
     };
     let mut failed = false;
     match args.render {
@@ -95,37 +102,85 @@ pub(crate) fn located(root: &str, error: &rule_fairy_engine::Error) -> String {
     }
 }
 
+/// The instruction files the hosts do not load themselves that the edited
+/// paths bring (behaviour §5.2.2, §5.3).
+#[derive(Default, serde::Serialize)]
+struct Instructions {
+    /// Those Codex did not read below the working directory.
+    codex: Vec<String>,
+    claude: ClaudeInstructions,
+}
+
+/// Those Claude Code did not load: for an edit, and for a shell change.
+#[derive(Default, serde::Serialize)]
+struct ClaudeInstructions {
+    edit: Vec<String>,
+    shell: Vec<String>,
+}
+
+impl ClaudeInstructions {
+    fn is_empty(&self) -> bool {
+        self.edit.is_empty() && self.shell.is_empty()
+    }
+}
+
 /// The explanation as JSON, with `instructions` (the instruction files
-/// Codex did not read, behaviour §5.3) after its own fields when there are
+/// Codex did not read, behaviour §5.3) and `claudeInstructions` (those
+/// Claude Code did not load, §5.2.2) after its own fields when there are
 /// any.
-fn json(explanation: &Explanation, instructions: &[String]) -> String {
+fn json(explanation: &Explanation, instructions: &Instructions) -> String {
     #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
     struct WithInstructions<'a> {
         #[serde(flatten)]
         explanation: &'a Explanation,
         #[serde(skip_serializing_if = "<[String]>::is_empty")]
         instructions: &'a [String],
+        #[serde(skip_serializing_if = "ClaudeInstructions::is_empty")]
+        claude_instructions: &'a ClaudeInstructions,
     }
     serde_json::to_string(&WithInstructions {
         explanation,
-        instructions,
+        instructions: &instructions.codex,
+        claude_instructions: &instructions.claude,
     })
     .expect("explanations serialise")
 }
 
-/// The instruction files Codex did not read that the edit brings.
-fn unread_instructions(instructions: &[String]) -> String {
-    if instructions.is_empty() {
-        return String::new();
-    }
-    let mut out = format!(
-        "In Codex it also brings {} instruction file{} Codex did not read below the working directory:\n",
-        instructions.len(),
-        if instructions.len() == 1 { "" } else { "s" }
+/// The instruction files the hosts do not load that the edit brings.
+fn unread_instructions(instructions: &Instructions) -> String {
+    let mut out = String::new();
+    let mut list = |host: &str, files: &[String], why: &str| {
+        if files.is_empty() {
+            return;
+        }
+        let plural = if files.len() == 1 { "" } else { "s" };
+        out.push_str(&format!(
+            "{host} it also brings {} instruction file{plural} {why}:\n",
+            files.len()
+        ));
+        for path in files {
+            out.push_str(&format!("  {path}\n"));
+        }
+    };
+    let claude = &instructions.claude;
+    let shell_only: Vec<String> = claude
+        .shell
+        .iter()
+        .filter(|path| !claude.edit.contains(path))
+        .cloned()
+        .collect();
+    list(
+        "In Codex",
+        &instructions.codex,
+        "Codex did not read below the working directory",
     );
-    for path in instructions {
-        out.push_str(&format!("  {path}\n"));
-    }
+    list("In Claude Code", &claude.edit, "Claude Code does not load");
+    list(
+        "Changed by a shell command in Claude Code,",
+        &shell_only,
+        "Claude Code loads only for its own tools",
+    );
     out
 }
 

@@ -139,7 +139,9 @@ export class Workspace {
     }
     /**
      * The absolute paths of the documents a delivery for `request` would
-     * read (those the due rules import), to make sure of before `decide`.
+     * read: those the due rules import, and the instruction files looked
+     * for (and what those import), to make sure of before `decide`; ask
+     * again after making sure, until nothing new is named.
      * @param {EventRequest} request
      * @returns {string[]}
      */
@@ -227,6 +229,37 @@ export class Workspace {
         var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;
+    }
+    /**
+     * Whether an edit must run `instructionListing`'s command first.
+     * @returns {boolean}
+     */
+    instructionListingDue() {
+        const ret = wasm.workspace_instructionListingDue(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * The git command listing the project's instruction files, to run at
+     * the root beside `git status`; empty when there are none to list.
+     * @returns {string[]}
+     */
+    instructionListing() {
+        const ret = wasm.workspace_instructionListing(this.__wbg_ptr);
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * What that command printed, and its exit code (`-1`: it could not
+     * run).
+     * @param {number} exit_code
+     * @param {Uint8Array | number[]} stdout
+     */
+    instructionsListed(exit_code, stdout) {
+        const val2 = +exit_code;
+        const ptr0 = passArray8ToWasm0(stdout, wasm.__wbindgen_malloc);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.workspace_instructionsListed(this.__wbg_ptr, val2, ptr0, len0);
     }
     /**
      * `dir` listed: `$.fs.list`'s entries as they come.
@@ -408,7 +441,9 @@ export class Workspace {
      * The files of `git status --porcelain=v1 -z --untracked-files=all`
      * output whose times to read, relative to the checkout's top level
      * `toplevel` (as git printed it, without the newline): deletions
-     * dropped, and only files some rule could select.
+     * dropped, and only files some rule could select or that lie below a
+     * directory holding an instruction file, as `instructionsListed` was
+     * last told.
      * @param {Uint8Array | number[]} porcelain
      * @param {string} toplevel
      * @returns {string[]}

@@ -45,6 +45,40 @@ pub(crate) fn rules_in_context<S: AsRef<str>>(texts: &[S]) -> Vec<String> {
     delivered_rules(&bodies)
 }
 
+/// What opens each instruction file Claude Code puts in the conversation
+/// itself: a nested one (`Contents of <file>:`, alone in its reminder) or
+/// one loaded at the start (`Contents of <file> (<whose>):`, among others).
+const LOADED_BY_HOST: &str = "Contents of ";
+
+/// The files, absolute as Claude Code names them, whose contents it loaded
+/// into the conversation of `texts` itself: lines opening with
+/// [`LOADED_BY_HOST`] in a text that holds a system reminder.
+pub(crate) fn files_loaded_by_host<S: AsRef<str>>(texts: &[S]) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    for text in texts.iter().map(AsRef::as_ref) {
+        if !text.contains(REMINDER_OPEN) {
+            continue;
+        }
+        for line in text.lines() {
+            let Some(rest) = line.strip_prefix(LOADED_BY_HOST) else {
+                continue;
+            };
+            let Some(named) = rest.strip_suffix(':') else {
+                continue;
+            };
+            // The start's files say whose they are in parentheses.
+            let file = match named.rfind(" (") {
+                Some(at) if named.ends_with(')') => &named[..at],
+                _ => named,
+            };
+            if file.starts_with('/') && !files.iter().any(|f| f == file) {
+                files.push(file.to_string());
+            }
+        }
+    }
+    files
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +125,22 @@ mod tests {
             &["[rule-fairy shard 1/2 d1]\n[rule-fairy injected: a.mdc]"],
         );
         assert!(rules_in_context(&[first_only]).is_empty());
+    }
+
+    #[test]
+    fn files_claude_code_loaded_itself_are_read_from_its_reminders() {
+        let nested = "<system-reminder>\nContents of /p/services/billing/CLAUDE.md:\n\nBilling.\n</system-reminder>";
+        let start = "<system-reminder>\nAs you answer, use this context:\n# claudeMd\n\nContents of /p/CLAUDE.md (project instructions, checked into the codebase):\n\nRoot.\n\nContents of /p/a (b)/CLAUDE.md:\n\nA.\n</system-reminder>";
+        let quoted = "Contents of /p/x/CLAUDE.md:\n\nquoted by the person, not loaded";
+        assert_eq!(
+            files_loaded_by_host(&[nested, start, quoted, nested]),
+            vec![
+                "/p/services/billing/CLAUDE.md",
+                "/p/CLAUDE.md",
+                "/p/a (b)/CLAUDE.md"
+            ]
+        );
+        assert!(files_loaded_by_host(&["<system-reminder>\nContents of relative.md:"]).is_empty());
     }
 
     #[test]

@@ -11,7 +11,9 @@ use serde::Serialize;
 use crate::base::fs::FileSource;
 use crate::delivery::broken::{broken_entry, broken_summary, BrokenRule};
 use crate::delivery::frames::FrameLimits;
-use crate::delivery::selection::{claude_delivery, select, Selection};
+use crate::delivery::selection::{
+    claude_delivery, select, with_instructions_claude_left_out, Selection,
+};
 use crate::hosts::claude::state::SessionState;
 use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::matching::event::{Event, Query};
@@ -70,7 +72,7 @@ pub(crate) fn due_in(
 }
 
 /// What one decision reads besides the project and the event.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub(crate) struct Circumstances<'a> {
     /// Names the delivery in its shard headers.
     pub delivery_id: &'a str,
@@ -79,6 +81,10 @@ pub(crate) struct Circumstances<'a> {
     pub in_context: &'a [String],
     pub now_ms: i64,
     pub limits: FrameLimits,
+    /// Whether a directory (project-relative) may hold an instruction file
+    /// Claude Code did not load, as far as git's listing tells (behaviour
+    /// §5.2.2): only those are looked in.
+    pub may_hold_instructions: &'a dyn Fn(&str) -> bool,
 }
 
 /// Decides one event. `state` is the session's saved state and comes back,
@@ -98,6 +104,7 @@ pub(crate) fn decide(
         in_context,
         now_ms,
         limits,
+        may_hold_instructions,
     } = circumstances;
     let event = query.event;
     let kind = event.kind().name();
@@ -121,7 +128,13 @@ pub(crate) fn decide(
             Err(error) => return fail(state, error.to_string()),
         }
     }
-    let selection = select(project, query);
+    let selection = with_instructions_claude_left_out(
+        fs,
+        project,
+        select(project, query),
+        event,
+        may_hold_instructions,
+    );
     // Invalid globs and patterns the event reached: named with the broken
     // rules of the delivery, in one entry (behaviour §4.10).
     let reached = selection.reached_broken(project);

@@ -9,12 +9,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::contain::{Containment, MAX_PATH_BYTES};
 use crate::base::error::Error;
-use crate::base::fs::{Kind, MemoryFs};
+use crate::base::fs::{Kind, MemoryFs, Recording};
 use crate::base::paths;
 use crate::config::Config;
 use crate::delivery::frames::{delivery_id, FrameLimits};
-use crate::delivery::selection::select;
-use crate::hosts::claude::context::rules_in_context;
+use crate::delivery::selection::{select, with_instructions_claude_left_out};
+use crate::hosts::claude::context::{files_loaded_by_host, rules_in_context};
 use crate::hosts::claude::event::{decide, due_in, Circumstances, Outcome};
 use crate::hosts::claude::facts::HostFacts;
 use crate::hosts::claude::labels::loading_problem;
@@ -23,12 +23,14 @@ use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::hosts::gate_check::gate_probes;
 use crate::hosts::shell::{
     candidate_paths, changed_since, parse_porcelain, project_paths, timing_candidates, toplevel,
+    InstructionDirs,
 };
 use crate::matching::event::{Event, EventKind, Query};
 use crate::matching::facts::{project_markers, project_tags, wanted_facts, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
 use crate::render::import_paths::imported_documents;
 use crate::rules::discovery::{folder_names, list_rule_files, RuleSet};
+use crate::rules::instructions;
 use crate::rules::nested::may_move_folders;
 use crate::rules::steps::{AskKind, Asks, HostAnswers, HostEntry, HostStat};
 
@@ -172,6 +174,19 @@ pub struct ClaudeWorkspace {
     rounds: usize,
     project: Option<Result<Project, Error>>,
     limits: FrameLimits,
+    /// Where the instruction files are, as git last listed them.
+    instruction_dirs: InstructionListing,
+}
+
+/// What git said of the instruction files' places (behaviour §5.2.2).
+#[derive(Debug, Clone, Default)]
+enum InstructionListing {
+    /// Not asked yet, or asked before an event that may have moved one.
+    #[default]
+    Unasked,
+    Listed(InstructionDirs),
+    /// The listing failed (no checkout): any directory may hold one.
+    Unavailable,
 }
 
 /// How many rounds one refresh may take: a round per directory level
@@ -195,6 +210,7 @@ impl ClaudeWorkspace {
             rounds: 0,
             project: None,
             limits: FrameLimits::default(),
+            instruction_dirs: InstructionListing::Unasked,
         }
     }
 
@@ -365,9 +381,58 @@ impl ClaudeWorkspace {
     /// reports why it does not load.
     pub fn shell_candidates(&mut self, porcelain: &[u8], toplevel: &str) -> Vec<String> {
         let real_root = self.real_root.clone();
+        let listed = match &self.instruction_dirs {
+            InstructionListing::Listed(dirs) => dirs.clone(),
+            _ => InstructionDirs::default(),
+        };
         match self.project() {
-            Ok(project) => timing_candidates(porcelain, &project.index, toplevel, &real_root),
+            Ok(project) => {
+                timing_candidates(porcelain, &project.index, &listed, toplevel, &real_root)
+            }
             Err(_) => candidate_paths(&parse_porcelain(porcelain)),
+        }
+    }
+
+    /// The git command listing the project's instruction files (behaviour
+    /// §5.2.2), which a shell check runs beside `git status` every time;
+    /// none when `:instructions` names none or is bad.
+    pub fn instruction_listing(&mut self) -> Vec<String> {
+        match self.project() {
+            Ok(project) => InstructionDirs::listing_command(
+                &project.config.instruction_files().unwrap_or_default(),
+            ),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Whether an edit must run [`ClaudeWorkspace::instruction_listing`]
+    /// first: git has not been asked yet, or an event since may have added
+    /// or removed an instruction file.
+    pub fn instruction_listing_due(&mut self) -> bool {
+        matches!(self.instruction_dirs, InstructionListing::Unasked)
+            && !self.instruction_listing().is_empty()
+    }
+
+    /// What the listing printed, and its exit code (`-1`: it could not
+    /// run). A listing that fails (no checkout) leaves every directory to
+    /// be looked in, as if each might hold one.
+    pub fn instructions_listed(&mut self, exit_code: i32, stdout: &[u8]) {
+        let names = match self.project() {
+            Ok(project) => project.config.instruction_files().unwrap_or_default(),
+            Err(_) => Vec::new(),
+        };
+        self.instruction_dirs = match exit_code {
+            0 => InstructionListing::Listed(InstructionDirs::from_listing(stdout, &names)),
+            _ => InstructionListing::Unavailable,
+        };
+    }
+
+    /// Whether an instruction file may be in `dir` (project-relative), as
+    /// far as git's listing tells.
+    fn may_hold_instructions(&self, dir: &str) -> bool {
+        match &self.instruction_dirs {
+            InstructionListing::Listed(dirs) => dirs.has(dir),
+            _ => true,
         }
     }
 
@@ -539,18 +604,49 @@ impl ClaudeWorkspace {
             return Vec::new();
         };
         let query = query(project, &prepared.event, &facts, &request.contents);
-        let selection = select(project, &query);
-        let in_context = rules_in_context(&request.context);
+        let looked_at = Recording::new(&self.fs);
+        let may_hold = |dir: &str| self.may_hold_instructions(dir);
+        let selection = with_instructions_claude_left_out(
+            &looked_at,
+            project,
+            select(project, &query),
+            &prepared.event,
+            &may_hold,
+        );
+        let in_context = self.held_in_context(&request.context);
         let due = due_in(
             &selection,
             &in_context,
             &prepared.state.delivered,
             request.now,
         );
-        imported_documents(
+        let mut documents = imported_documents(
             &self.root,
             due.iter().filter_map(|name| project.rules.get(name)),
-        )
+        );
+        // The instruction files looked for below the root, and what those
+        // found import: the mod makes sure of them and asks again, until
+        // the lookup asks for nothing new (behaviour §5.3).
+        for file in looked_at.asked() {
+            let below = paths::strip_base(&file, &self.root).is_some_and(|rest| !rest.is_empty());
+            if below && !documents.contains(&file) {
+                documents.push(file);
+            }
+        }
+        documents
+    }
+
+    /// What the conversation holds: the rules of our deliveries, and the
+    /// instruction files Claude Code loaded itself, by the names our
+    /// deliveries would give them.
+    fn held_in_context(&self, texts: &[String]) -> Vec<String> {
+        let mut held = rules_in_context(texts);
+        held.extend(
+            files_loaded_by_host(texts)
+                .iter()
+                .map(|file| instructions::delivered_name(&self.read_path(file))),
+        );
+        held
     }
 
     /// The event as the engine decides it, the state with the shell check
@@ -650,18 +746,20 @@ impl ClaudeWorkspace {
             Ok(prepared) => prepared,
             Err(response) => return *response,
         };
-        let in_context = rules_in_context(&request.context);
+        let in_context = self.held_in_context(&request.context);
         let id = delivery_id(kind, &request.key);
         let limits = self.limits;
         let facts = self.facts(request);
         let Some(Ok(project)) = &self.project else {
             unreachable!("loaded above")
         };
+        let may_hold = |dir: &str| self.may_hold_instructions(dir);
         let circumstances = Circumstances {
             delivery_id: &id,
             in_context: &in_context,
             now_ms: request.now,
             limits,
+            may_hold_instructions: &may_hold,
         };
         let query = query(project, &event, &facts, &request.contents);
         let mut outcome = decide(&self.fs, project, &query, state, circumstances);
@@ -675,6 +773,16 @@ impl ClaudeWorkspace {
             .any(|path| may_move_folders(path, &folders))
         {
             self.answers.forget_folders();
+        }
+        // An instruction file may have come or gone: the next edit asks
+        // git where they are again.
+        let names = project.config.instruction_files().unwrap_or_default();
+        if event
+            .matched_paths()
+            .iter()
+            .any(|path| InstructionDirs::names_one(path, &names))
+        {
+            self.instruction_dirs = InstructionListing::Unasked;
         }
         let changed = outcome.state != saved;
         respond(outcome, changed.then_some(request.now))
@@ -1316,6 +1424,184 @@ mod tests {
         assert!(text.contains("glob on docs/x.md, changed by a shell command"));
     }
 
+    /// Answers `documents_due` as the mod does, round after round until it
+    /// asks for nothing new: each file put in as the host has it, or
+    /// removed when it has none; then decides.
+    fn gathered_and_decided(host: &mut Host, request: &EventRequest) -> EventResponse {
+        let mut made_sure: Vec<String> = Vec::new();
+        for _ in 0..8 {
+            let fresh: Vec<String> = host
+                .ws
+                .documents_due(request)
+                .into_iter()
+                .filter(|doc| !made_sure.contains(doc))
+                .collect();
+            if fresh.is_empty() {
+                break;
+            }
+            for doc in fresh {
+                match crate::base::fs::FileSource::read(&host.files, &doc) {
+                    Ok(bytes) => host.ws.put_document(&doc, &bytes),
+                    Err(_) => host.ws.remove(&doc),
+                }
+                made_sure.push(doc);
+            }
+        }
+        host.ws.decide(request)
+    }
+
+    fn billing() -> Host {
+        workspace(&[
+            (
+                ".cursor/rules/ts.mdc",
+                "---\nglobs: services/**/*.ts\n---\n# TS rule",
+            ),
+            ("CLAUDE.md", "Root, loaded at the start."),
+            (
+                "services/billing/CLAUDE.md",
+                "# Billing\n<!-- maintainers only -->\nSee @notes.md.",
+            ),
+            ("services/billing/notes.md", "Billing notes."),
+            (
+                "services/billing/AGENTS.md",
+                "Billing agents, under a CLAUDE.md.",
+            ),
+            ("services/api/AGENTS.md", "API agents."),
+        ])
+    }
+
+    #[test]
+    fn a_shell_change_brings_the_claude_files_claude_code_loads_only_for_its_own_tools() {
+        let mut ws = billing();
+        let started = saved(&ws.decide(&prompt("go", 10_000, "")));
+        let first = gathered_and_decided(
+            &mut ws,
+            &shell(&[("services/billing/run.ts", 11_000)], 12_000, &started),
+        );
+        let text = first.entries.join("\n");
+        let claude = "instruction file services/billing/CLAUDE.md";
+        let notes = "instruction file services/billing/notes.md";
+        assert_eq!(first.delivered, vec!["ts.mdc", claude, notes], "{text}");
+        assert!(text.contains(
+            "[rule-fairy matched: glob on services/billing/run.ts, changed by a shell command]"
+        ));
+        assert!(text.contains("[rule-fairy matched: instruction files Claude Code did not load, for services/billing/run.ts, changed by a shell command]"));
+        // As Claude Code reads it: the comment line gone, the import its
+        // own file; the AGENTS.md a CLAUDE.md stands beside is not read.
+        assert!(text.contains("# services/billing/CLAUDE.md\n\n# Billing\nSee @notes.md."));
+        assert!(text.contains("# services/billing/notes.md\n\nBilling notes."));
+        assert!(!text.contains("Billing agents"));
+        assert!(!text.contains("Root, loaded"));
+        // Recorded: another change there brings nothing again.
+        let second = gathered_and_decided(
+            &mut ws,
+            &shell(
+                &[("services/billing/more.ts", 13_000)],
+                14_000,
+                &saved(&first),
+            ),
+        );
+        assert!(second.delivered.is_empty(), "{:?}", second.delivered);
+    }
+
+    #[test]
+    fn what_claude_code_loaded_itself_is_not_delivered_again() {
+        let mut ws = billing();
+        let started = saved(&ws.decide(&prompt("go", 10_000, "")));
+        let mut request = shell(&[("services/billing/run.ts", 11_000)], 12_000, &started);
+        // The model had read a file there: Claude Code attached the CLAUDE.md.
+        request.context = vec![
+            "<system-reminder>\nContents of /p/services/billing/CLAUDE.md:\n\n# Billing\n</system-reminder>".to_string(),
+        ];
+        let response = gathered_and_decided(&mut ws, &request);
+        assert_eq!(
+            response.delivered,
+            vec!["ts.mdc", "instruction file services/billing/notes.md"]
+        );
+    }
+
+    #[test]
+    fn an_edit_brings_the_agents_file_claude_code_never_reads_below_the_root() {
+        let mut ws = billing();
+        let response = gathered_and_decided(&mut ws, &edit("/p/services/api/handler.ts", 1, ""));
+        assert_eq!(
+            response.delivered,
+            vec!["ts.mdc", "instruction file services/api/AGENTS.md"]
+        );
+        let text = response.entries.join("\n");
+        assert!(text.contains("[rule-fairy matched: glob on services/api/handler.ts]"));
+        assert!(text.contains(
+            "[rule-fairy matched: instruction files Claude Code did not load, for services/api/handler.ts]"
+        ));
+        assert!(text.contains("# services/api/AGENTS.md\n\nAPI agents."));
+        // Claude Code's own Edit loads the CLAUDE files: none come with it.
+        let billing = gathered_and_decided(&mut ws, &edit("/p/services/billing/x.ts", 2, ""));
+        assert_eq!(billing.delivered, vec!["ts.mdc"]);
+        // A path with no rule still brings its instruction file.
+        let readme = gathered_and_decided(&mut ws, &edit("/p/services/api/README", 3, ""));
+        assert_eq!(
+            readme.delivered,
+            vec!["instruction file services/api/AGENTS.md"]
+        );
+        let text = readme.entries.join("\n");
+        assert!(!text.contains("glob on"), "{text}");
+        assert!(text.contains("for services/api/README]"), "{text}");
+    }
+
+    #[test]
+    fn where_git_lists_no_instruction_file_an_edit_looks_nowhere() {
+        let mut ws = billing();
+        assert!(ws.instruction_listing_due());
+        assert_eq!(ws.instruction_listing()[..2], ["git", "ls-files"]);
+        // git lists the billing files only: services/api is not looked in.
+        ws.instructions_listed(
+            0,
+            b"CLAUDE.md\0services/billing/CLAUDE.md\0services/billing/AGENTS.md\0",
+        );
+        assert!(!ws.instruction_listing_due());
+        let request = edit("/p/services/api/handler.ts", 1, "");
+        assert!(
+            ws.documents_due(&request).is_empty(),
+            "{:?}",
+            ws.documents_due(&request)
+        );
+        assert_eq!(
+            gathered_and_decided(&mut ws, &request).delivered,
+            vec!["ts.mdc"]
+        );
+        // Writing an instruction file makes the next edit ask git again.
+        ws.decide(&edit("/p/services/api/AGENTS.md", 2, ""));
+        assert!(ws.instruction_listing_due());
+        // A listing that cannot run (no checkout) looks everywhere.
+        ws.instructions_listed(128, b"");
+        assert!(!ws.instruction_listing_due());
+        let again = gathered_and_decided(&mut ws, &edit("/p/services/api/h.ts", 3, ""));
+        assert_eq!(
+            again.delivered,
+            vec!["ts.mdc", "instruction file services/api/AGENTS.md"]
+        );
+    }
+
+    #[test]
+    fn an_instruction_file_that_cannot_be_read_is_named_and_the_rules_still_come() {
+        let mut ws = workspace(&[(
+            ".cursor/rules/ts.mdc",
+            "---\nglobs: services/**/*.ts\n---\n# TS rule",
+        )]);
+        ws.files
+            .add_file("/p/services/api/AGENTS.md", b"ok\n\xff".as_slice());
+        ws.files.add_dir("/p/services/web/AGENTS.md");
+        let response = gathered_and_decided(&mut ws, &edit("/p/services/api/x.ts", 1, ""));
+        assert_eq!(response.delivered, vec!["ts.mdc"]);
+        let text = response.entries.join("\n");
+        assert!(text.contains("services/api/AGENTS.md"), "{text}");
+        assert!(text.contains("not valid UTF-8"), "{text}");
+        // A directory of that name is no instruction file.
+        let web = gathered_and_decided(&mut ws, &edit("/p/services/web/x.ts", 2, ""));
+        assert_eq!(web.delivered, vec!["ts.mdc"]);
+        assert!(!web.entries.join("\n").contains("rule-fairy error"));
+    }
+
     #[test]
     fn a_broken_import_keeps_the_paths_pending_until_it_is_fixed() {
         // behaviour §7.12, 127.
@@ -1451,12 +1737,24 @@ mod tests {
                 "---\nglobs: lib/**\n---\n# C\n\n@doc/c.md",
             ),
         ]);
+        // Beside the imports, the instruction files src/ might hold
+        // (behaviour §5.3).
+        let looked_for = [
+            "/p/src/CLAUDE.md",
+            "/p/src/.claude/CLAUDE.md",
+            "/p/src/CLAUDE.local.md",
+            "/p/src/AGENTS.override.md",
+            "/p/src/AGENTS.md",
+        ];
         let mut request = edit("/p/src/x.ts", 100_000, r#"{"delivered":{"a.mdc":90000}}"#);
-        assert_eq!(ws.documents_due(&request), vec!["/p/doc/b.md"]);
+        assert_eq!(
+            ws.documents_due(&request),
+            [&["/p/doc/b.md"][..], &looked_for].concat()
+        );
         request.now = 200_000;
         assert_eq!(
             ws.documents_due(&request),
-            vec!["/p/doc/a.md", "/p/doc/b.md"]
+            [&["/p/doc/a.md", "/p/doc/b.md"][..], &looked_for].concat()
         );
         assert!(ws.documents_due(&prompt("nothing", 1, "")).is_empty());
     }
