@@ -95,7 +95,9 @@ export async function deliver(
     if (event.kind === "edit") {
       const [placed] = await Promise.all([
         placeEdit($, snapshot, event.file),
-        snapshot.ws.instructionListingDue() ? listInstructions($, snapshot.ws, root) : undefined,
+        snapshot.ws.instructionListingDue()
+          ? listInstructions($, snapshot.ws, root, true)
+          : undefined,
       ]);
       fileArg = placed;
     }

@@ -25,7 +25,8 @@ export async function gitCheck(
   if (toplevel === "") return { started, toplevel, changed: [] };
   const [status] = await Promise.all([
     run($, ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"], root),
-    listInstructions($, ws, root),
+    // The tracked ones: git status names the others.
+    listInstructions($, ws, root, false),
   ]);
   const top = toplevel.replace(/\n$/, "");
   const candidates = ws.shellCandidates(new TextEncoder().encode(status), top);
@@ -37,11 +38,17 @@ export async function gitCheck(
 }
 
 /** Tells the workspace where the project's instruction files are, as git
- * lists them (behaviour §5.2.2): before an edit when it asks, and beside
- * `git status` in every shell check. A listing that cannot run is told
- * too: the engine then looks in every directory. */
-export async function listInstructions($: EngineInterface, ws: Workspace, root: string) {
-  const argv = ws.instructionListing();
+ * lists them (behaviour §5.2.2): before an edit when it asks, untracked
+ * ones included, and the tracked ones beside `git status` in every shell
+ * check. A listing that cannot run is told too: the engine then looks in
+ * every directory. */
+export async function listInstructions(
+  $: EngineInterface,
+  ws: Workspace,
+  root: string,
+  untracked: boolean,
+) {
+  const argv = ws.instructionListing(untracked);
   if (argv.length === 0) return;
   try {
     const result = await $.process.run(argv, { cwd: root, timeoutMs: TIMEOUT_MS });

@@ -146,11 +146,13 @@ export class Workspace {
     }
     /**
      * The git command listing the project's instruction files, to run at
-     * the root beside `git status`; empty when there are none to list.
+     * the root: with `untracked` before an edit, without it beside `git
+     * status`; empty when there are none to list.
+     * @param {boolean} untracked
      * @returns {string[]}
      */
-    instructionListing() {
-        const ret = wasm.workspace_instructionListing(this.__wbg_ptr);
+    instructionListing(untracked) {
+        const ret = wasm.workspace_instructionListing(this.__wbg_ptr, untracked);
         var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
         wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
         return v1;

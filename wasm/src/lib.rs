@@ -367,10 +367,11 @@ impl Workspace {
     }
 
     /// The git command listing the project's instruction files, to run at
-    /// the root beside `git status`; empty when there are none to list.
+    /// the root: with `untracked` before an edit, without it beside `git
+    /// status`; empty when there are none to list.
     #[wasm_bindgen(js_name = instructionListing)]
-    pub fn instruction_listing(&mut self) -> Vec<String> {
-        self.inner.instruction_listing()
+    pub fn instruction_listing(&mut self, untracked: bool) -> Vec<String> {
+        self.inner.instruction_listing(untracked)
     }
 
     /// Whether an edit must run `instructionListing`'s command first.

@@ -325,14 +325,14 @@ pub(crate) fn with_unloaded_instructions(
 /// edit's or a shell change's paths (behaviour §5.3) after its rules, each
 /// on the changed paths that bring it, so a path stays pending while its
 /// instruction file is deferred or broken. Each is durable, as in Codex;
-/// a bad `:instructions` leaves them out, as there. Only directories
-/// `may_hold` admits are looked in.
+/// a bad `:instructions` leaves them out, as there. An instruction file
+/// `may_exist` rules out is not looked for.
 pub(crate) fn with_instructions_claude_left_out(
     fs: &dyn FileSource,
     project: &Project,
     mut selection: Selection,
     event: &Event,
-    may_hold: &dyn Fn(&str) -> bool,
+    may_exist: &dyn Fn(&str) -> bool,
 ) -> Selection {
     let by_shell = match event {
         Event::Edit { .. } => false,
@@ -345,7 +345,7 @@ pub(crate) fn with_instructions_claude_left_out(
     for path in event.matched_paths() {
         let paths = std::slice::from_ref(&path);
         let found =
-            instructions::unloaded_by_claude(fs, &project.root, &names, paths, by_shell, may_hold);
+            instructions::unloaded_by_claude(fs, &project.root, &names, paths, by_shell, may_exist);
         if found.is_empty() {
             continue;
         }

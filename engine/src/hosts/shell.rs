@@ -192,20 +192,27 @@ pub fn timing_candidates(
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct InstructionDirs {
     dirs: std::collections::HashSet<String>,
+    /// The instruction files themselves, project-relative.
+    files: std::collections::HashSet<String>,
 }
 
 impl InstructionDirs {
-    /// The command that lists the instruction files `names` names, as git
-    /// sees the tree (what it ignores and installed packages left out),
-    /// run at the project root; none when `names` is empty.
-    pub fn listing_command(names: &[String]) -> Vec<String> {
+    /// The command that lists the instruction files `names` names, run at
+    /// the project root: those git tracks, and with `untracked` those it
+    /// does not ignore either (which walks the untracked tree, as `git
+    /// status` does; a shell check takes those from its `git status`
+    /// instead, [`InstructionDirs::with_porcelain`]). Installed packages
+    /// are left out; none when `names` is empty.
+    pub fn listing_command(names: &[String], untracked: bool) -> Vec<String> {
         if names.is_empty() {
             return Vec::new();
         }
-        let mut argv: Vec<String> = "git ls-files --cached --others --exclude-standard -z --"
-            .split(' ')
-            .map(str::to_string)
-            .collect();
+        let words = if untracked {
+            "git ls-files --cached --others --exclude-standard -z --"
+        } else {
+            "git ls-files --cached -z --"
+        };
+        let mut argv: Vec<String> = words.split(' ').map(str::to_string).collect();
         argv.extend(names.iter().map(|name| format!(":(glob)**/{name}")));
         argv.push(":(glob,exclude)**/node_modules/**".to_string());
         argv
@@ -215,35 +222,58 @@ impl InstructionDirs {
     /// NUL-separated) that hold one of `names`, the root left out: both
     /// hosts read the root's files themselves.
     pub fn from_listing(listing: &[u8], names: &[String]) -> Self {
-        let mut dirs = std::collections::HashSet::new();
+        let mut listed = InstructionDirs::default();
         for path in listing.split(|&b| b == 0).filter(|p| !p.is_empty()) {
-            let path = String::from_utf8_lossy(path);
-            for name in names {
-                let dir = path
-                    .strip_suffix(name.as_str())
-                    .and_then(|rest| rest.strip_suffix('/'));
-                if let Some(dir) = dir.filter(|dir| !dir.is_empty()) {
-                    dirs.insert(dir.to_string());
-                }
-            }
+            listed.add(&String::from_utf8_lossy(path), names);
         }
-        InstructionDirs { dirs }
+        listed
     }
 
-    /// Whether `dir` (project-relative) is one of the directories.
-    pub fn has(&self, dir: &str) -> bool {
-        self.dirs.contains(dir)
+    /// The directories, with those of the instruction files `git status`
+    /// output (paths relative to the checkout's real top level `toplevel`)
+    /// names inside the project at `project`: the untracked ones a tracked
+    /// listing leaves out.
+    #[must_use]
+    pub fn with_porcelain(
+        mut self,
+        output: &[u8],
+        names: &[String],
+        toplevel: &str,
+        project: &str,
+    ) -> Self {
+        for (status, path) in porcelain_entries(output) {
+            // Most entries name no instruction file: a test of the name's
+            // bytes passes them over before anything is mapped.
+            let named = names.iter().any(|name| path.ends_with(name.as_bytes()));
+            if !named || status.contains(&b'D') {
+                continue;
+            }
+            let path = String::from_utf8_lossy(path);
+            if let Some(relative) = project_path(toplevel, project, &path) {
+                self.add(&relative, names);
+            }
+        }
+        self
+    }
+
+    /// Takes in the project-relative `path` when it is an instruction file
+    /// below the root.
+    fn add(&mut self, path: &str, names: &[String]) {
+        if let Some(dir) = instruction_dir(path, names) {
+            self.dirs.insert(dir.to_string());
+            self.files.insert(path.to_string());
+        }
+    }
+
+    /// Whether the project-relative `file` is one of the instruction files.
+    pub fn lists(&self, file: &str) -> bool {
+        self.files.contains(file)
     }
 
     /// Whether the project-relative `path` is a file `names` lists, in
     /// some directory: adding or removing it moves the directories.
     pub fn names_one(path: &str, names: &[String]) -> bool {
-        names.iter().any(|name| {
-            path == name
-                || path
-                    .strip_suffix(name.as_str())
-                    .is_some_and(|rest| rest.ends_with('/'))
-        })
+        names.iter().any(|name| path == name) || instruction_dir(path, names).is_some()
     }
 
     /// Whether the project-relative `path` lies below one of the
@@ -254,6 +284,17 @@ impl InstructionDirs {
                 .match_indices('/')
                 .any(|(at, _)| self.dirs.contains(&path[..at]))
     }
+}
+
+/// The directory below the root whose instruction file the
+/// project-relative `path` is, when it ends in `/<name>` for one of
+/// `names`.
+fn instruction_dir<'p>(path: &'p str, names: &[String]) -> Option<&'p str> {
+    names.iter().find_map(|name| {
+        path.strip_suffix(name.as_str())
+            .and_then(|rest| rest.strip_suffix('/'))
+            .filter(|dir| !dir.is_empty())
+    })
 }
 
 /// Where a plain path of git's (no empty, `.` or `..` segment, no
@@ -317,10 +358,14 @@ mod tests {
             ".claude/CLAUDE.md".to_string(),
             "CLAUDE.md".to_string(),
         ];
-        let argv = InstructionDirs::listing_command(&names);
-        assert_eq!(argv[..3], ["git", "ls-files", "--cached"]);
+        let argv = InstructionDirs::listing_command(&names, true);
+        assert_eq!(argv[..4], ["git", "ls-files", "--cached", "--others"]);
         assert!(argv.contains(&":(glob)**/.claude/CLAUDE.md".to_string()));
-        assert!(InstructionDirs::listing_command(&[]).is_empty());
+        assert_eq!(
+            InstructionDirs::listing_command(&names, false)[..4],
+            ["git", "ls-files", "--cached", "-z"]
+        );
+        assert!(InstructionDirs::listing_command(&[], true).is_empty());
         let dirs = InstructionDirs::from_listing(
             b"AGENTS.md\0CLAUDE.md\0services/billing/AGENTS.md\0apps/web/.claude/CLAUDE.md\0docs/NOTAGENTS.md\0",
             &names,
@@ -337,6 +382,20 @@ mod tests {
             "the root's files are the hosts' own"
         );
         assert!(!dirs.hold("docs/x.md"), "NOTAGENTS.md is not AGENTS.md");
+        // Untracked ones come from git status, inside the project only.
+        let dirs = dirs.with_porcelain(
+            b"?? web/lib/AGENTS.md\0?? other/AGENTS.md\0 D web/gone/AGENTS.md\0",
+            &names,
+            "/w",
+            "/w/web",
+        );
+        assert!(dirs.hold("lib/a.ts"));
+        assert!(!dirs.hold("gone/a.ts"));
+        assert!(dirs.lists("lib/AGENTS.md") && !dirs.lists("other/AGENTS.md"));
+        assert!(!dirs.lists("../other/AGENTS.md"));
+        assert!(InstructionDirs::names_one("AGENTS.md", &names));
+        assert!(InstructionDirs::names_one("a/b/.claude/CLAUDE.md", &names));
+        assert!(!InstructionDirs::names_one("a/XAGENTS.md", &names));
     }
 
     #[test]

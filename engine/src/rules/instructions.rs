@@ -188,7 +188,7 @@ pub(crate) fn unloaded_by_codex<S: AsRef<str>>(
         if !below {
             continue;
         }
-        if let Some((name, path)) = agents_file(fs, root, &dir) {
+        if let Some((name, path)) = agents_file(fs, root, &dir, &|_| true) {
             if names.iter().any(|n| n == name) {
                 found.push(path);
             }
@@ -198,12 +198,31 @@ pub(crate) fn unloaded_by_codex<S: AsRef<str>>(
 }
 
 /// A directory's AGENTS file as Codex reads it: `AGENTS.override.md` where
-/// there is one, else `AGENTS.md`; with its name.
-fn agents_file(fs: &dyn FileSource, root: &str, dir: &str) -> Option<(&'static str, String)> {
+/// there is one, else `AGENTS.md`; with its name. A path `may_exist` rules
+/// out is taken as absent without a look.
+fn agents_file(
+    fs: &dyn FileSource,
+    root: &str,
+    dir: &str,
+    may_exist: &dyn Fn(&str) -> bool,
+) -> Option<(&'static str, String)> {
     ["AGENTS.override.md", "AGENTS.md"]
         .into_iter()
         .map(|name| (name, in_directory(dir, name)))
-        .find(|(_, path)| fs.is_file(&paths::join(root, path)))
+        .find(|(_, path)| may_exist(path) && fs.is_file(&paths::join(root, path)))
+}
+
+/// The file names whose places tell where Claude Code may have left an
+/// instruction file out: the configured `names` and the CLAUDE files,
+/// whose presence decides whether an `AGENTS.md` beside them is read.
+pub(crate) fn claude_looks_for(names: &[String]) -> Vec<String> {
+    let mut all = names.to_vec();
+    for name in CLAUDE_FILES {
+        if !all.iter().any(|n| n == name) {
+            all.push((*name).to_string());
+        }
+    }
+    all
 }
 
 /// The instruction files Claude Code did not load for `paths`
@@ -217,15 +236,16 @@ fn agents_file(fs: &dyn FileSource, root: &str, dir: &str) -> Option<(&'static s
 /// file (which would be the guidance Claude Code takes instead), and the
 /// CLAUDE files when `by_shell`; each when `names` lists it. Imports are
 /// followed as Claude Code follows them, inside the project; a file that
-/// cannot be read is still named, so its delivery tells why. A directory
-/// `may_hold` rules out is not looked in at all.
+/// cannot be read is still named, so its delivery tells why. An
+/// instruction file (project-relative) `may_exist` rules out is taken as
+/// absent without a look; its imports are looked for wherever they are.
 pub(crate) fn unloaded_by_claude<S: AsRef<str>>(
     fs: &dyn FileSource,
     root: &str,
     names: &[String],
     paths: &[S],
     by_shell: bool,
-    may_hold: &dyn Fn(&str) -> bool,
+    may_exist: &dyn Fn(&str) -> bool,
 ) -> Vec<String> {
     let listed = |name: &str| names.iter().any(|n| n == name);
     let mut collector = Collector {
@@ -237,18 +257,16 @@ pub(crate) fn unloaded_by_claude<S: AsRef<str>>(
         seen: HashMap::new(),
         lenient: true,
     };
-    for dir in directories(paths)
-        .into_iter()
-        .filter(|dir| !dir.is_empty() && may_hold(dir))
-    {
+    let present = |path: &str| may_exist(path) && fs.is_file(&paths::join(root, path));
+    for dir in directories(paths).into_iter().filter(|dir| !dir.is_empty()) {
         let claude: Vec<&str> = CLAUDE_FILES
             .iter()
             .copied()
-            .filter(|name| fs.is_file(&paths::join(root, &in_directory(&dir, name))))
+            .filter(|name| present(&in_directory(&dir, name)))
             .collect();
         let mut starts = Vec::new();
         if claude.is_empty() {
-            starts.extend(agents_file(fs, root, &dir).filter(|(name, _)| listed(name)));
+            starts.extend(agents_file(fs, root, &dir, may_exist).filter(|(name, _)| listed(name)));
         } else if by_shell {
             starts.extend(
                 claude

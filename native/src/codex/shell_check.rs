@@ -36,6 +36,8 @@ pub(super) fn changed_paths(project: &Project, marker_ms: i64) -> Result<Vec<Str
     let status = status?;
     let real_top = std::fs::canonicalize(&top)
         .map_or_else(|_| top.clone(), |p| p.to_string_lossy().into_owned());
+    let names = project.config.instruction_files().unwrap_or_default();
+    let instructions = instructions.with_porcelain(&status, &names, &real_top, &project.root);
     let candidates = timing_candidates(
         &status,
         &project.index,
@@ -53,12 +55,13 @@ pub(super) fn changed_paths(project: &Project, marker_ms: i64) -> Result<Vec<Str
     Ok(project_paths(&real_top, &project.root, &changed))
 }
 
-/// The directories holding instruction files, as git lists them (behaviour
-/// §5.3): what changed below one is timed too. A listing that fails only
-/// leaves them out; the rules' own candidates are still timed.
+/// The directories holding tracked instruction files, as git lists them
+/// (behaviour §5.3; the untracked ones come from `git status`): what
+/// changed below one is timed too. A listing that fails only leaves them
+/// out; the rules' own candidates are still timed.
 fn instruction_dirs(project: &Project) -> InstructionDirs {
     let names = project.config.instruction_files().unwrap_or_default();
-    let argv = InstructionDirs::listing_command(&names);
+    let argv = InstructionDirs::listing_command(&names, false);
     let Some((_, args)) = argv.split_first() else {
         return InstructionDirs::default();
     };

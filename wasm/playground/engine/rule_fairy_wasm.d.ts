@@ -616,9 +616,10 @@ export class Workspace {
     instructionListingDue(): boolean;
     /**
      * The git command listing the project's instruction files, to run at
-     * the root beside `git status`; empty when there are none to list.
+     * the root: with `untracked` before an edit, without it beside `git
+     * status`; empty when there are none to list.
      */
-    instructionListing(): string[];
+    instructionListing(untracked: boolean): string[];
     /**
      * What that command printed, and its exit code (`-1`: it could not
      * run).
@@ -812,7 +813,7 @@ export interface InitOutput {
     readonly workspace_failed: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => void;
     readonly workspace_gitListed: (a: number, b: number, c: number, d: number, e: number, f: number) => void;
     readonly workspace_importedDocuments: (a: number) => [number, number, number, number];
-    readonly workspace_instructionListing: (a: number) => [number, number];
+    readonly workspace_instructionListing: (a: number, b: number) => [number, number];
     readonly workspace_instructionListingDue: (a: number) => number;
     readonly workspace_instructionsListed: (a: number, b: number, c: number, d: number) => void;
     readonly workspace_listed: (a: number, b: number, c: number, d: number, e: number) => void;

@@ -81,10 +81,9 @@ pub(crate) struct Circumstances<'a> {
     pub in_context: &'a [String],
     pub now_ms: i64,
     pub limits: FrameLimits,
-    /// Whether a directory (project-relative) may hold an instruction file
-    /// Claude Code did not load, as far as git's listing tells (behaviour
-    /// §5.2.2): only those are looked in.
-    pub may_hold_instructions: &'a dyn Fn(&str) -> bool,
+    /// Whether an instruction file (project-relative) may be there, as far
+    /// as git's listing tells (behaviour §5.2.2): only those are looked for.
+    pub may_exist_instructions: &'a dyn Fn(&str) -> bool,
 }
 
 /// Decides one event. `state` is the session's saved state and comes back,
@@ -104,7 +103,7 @@ pub(crate) fn decide(
         in_context,
         now_ms,
         limits,
-        may_hold_instructions,
+        may_exist_instructions,
     } = circumstances;
     let event = query.event;
     let kind = event.kind().name();
@@ -133,7 +132,7 @@ pub(crate) fn decide(
         project,
         select(project, query),
         event,
-        may_hold_instructions,
+        may_exist_instructions,
     );
     // Invalid globs and patterns the event reached: named with the broken
     // rules of the delivery, in one entry (behaviour §4.10).

@@ -376,30 +376,50 @@ impl ClaudeWorkspace {
 
     /// The files of `git status --porcelain=v1 -z --untracked-files=all`
     /// output whose times the mod reads (relative to the checkout's real
-    /// top level): those some rule could select (behaviour §5.4, step 4).
+    /// top level): those some rule could select, or below a directory
+    /// holding an instruction file (behaviour §5.4, step 4).
     /// A project that does not load has every file timed; the event then
     /// reports why it does not load.
     pub fn shell_candidates(&mut self, porcelain: &[u8], toplevel: &str) -> Vec<String> {
         let real_root = self.real_root.clone();
         let listed = match &self.instruction_dirs {
-            InstructionListing::Listed(dirs) => dirs.clone(),
-            _ => InstructionDirs::default(),
+            InstructionListing::Listed(dirs) => Some(dirs.clone()),
+            _ => None,
         };
-        match self.project() {
+        let (candidates, listed) = match self.project() {
             Ok(project) => {
-                timing_candidates(porcelain, &project.index, &listed, toplevel, &real_root)
+                // The untracked instruction files git status names join
+                // the tracked ones the listing told.
+                let names = instructions::claude_looks_for(
+                    &project.config.instruction_files().unwrap_or_default(),
+                );
+                let listed =
+                    listed.map(|dirs| dirs.with_porcelain(porcelain, &names, toplevel, &real_root));
+                let dirs = listed.clone().unwrap_or_default();
+                let index = &project.index;
+                let candidates = timing_candidates(porcelain, index, &dirs, toplevel, &real_root);
+                (candidates, listed)
             }
-            Err(_) => candidate_paths(&parse_porcelain(porcelain)),
+            Err(_) => (candidate_paths(&parse_porcelain(porcelain)), listed),
+        };
+        if let Some(dirs) = listed {
+            self.instruction_dirs = InstructionListing::Listed(dirs);
         }
+        candidates
     }
 
     /// The git command listing the project's instruction files (behaviour
-    /// §5.2.2), which a shell check runs beside `git status` every time;
-    /// none when `:instructions` names none or is bad.
-    pub fn instruction_listing(&mut self) -> Vec<String> {
+    /// §5.2.2): with `untracked`, those git does not ignore either, as an
+    /// edit asks; without, the tracked ones only, as a shell check asks
+    /// beside `git status` every time (which names the untracked ones).
+    /// None when `:instructions` names none or is bad.
+    pub fn instruction_listing(&mut self, untracked: bool) -> Vec<String> {
         match self.project() {
             Ok(project) => InstructionDirs::listing_command(
-                &project.config.instruction_files().unwrap_or_default(),
+                &instructions::claude_looks_for(
+                    &project.config.instruction_files().unwrap_or_default(),
+                ),
+                untracked,
             ),
             Err(_) => Vec::new(),
         }
@@ -410,7 +430,7 @@ impl ClaudeWorkspace {
     /// or removed an instruction file.
     pub fn instruction_listing_due(&mut self) -> bool {
         matches!(self.instruction_dirs, InstructionListing::Unasked)
-            && !self.instruction_listing().is_empty()
+            && !self.instruction_listing(true).is_empty()
     }
 
     /// What the listing printed, and its exit code (`-1`: it could not
@@ -418,7 +438,9 @@ impl ClaudeWorkspace {
     /// be looked in, as if each might hold one.
     pub fn instructions_listed(&mut self, exit_code: i32, stdout: &[u8]) {
         let names = match self.project() {
-            Ok(project) => project.config.instruction_files().unwrap_or_default(),
+            Ok(project) => instructions::claude_looks_for(
+                &project.config.instruction_files().unwrap_or_default(),
+            ),
             Err(_) => Vec::new(),
         };
         self.instruction_dirs = match exit_code {
@@ -427,11 +449,11 @@ impl ClaudeWorkspace {
         };
     }
 
-    /// Whether an instruction file may be in `dir` (project-relative), as
-    /// far as git's listing tells.
-    fn may_hold_instructions(&self, dir: &str) -> bool {
+    /// Whether the instruction file `file` (project-relative) may be
+    /// there, as far as git's listing tells.
+    fn may_be_instruction(&self, file: &str) -> bool {
         match &self.instruction_dirs {
-            InstructionListing::Listed(dirs) => dirs.has(dir),
+            InstructionListing::Listed(listed) => listed.lists(file),
             _ => true,
         }
     }
@@ -605,13 +627,13 @@ impl ClaudeWorkspace {
         };
         let query = query(project, &prepared.event, &facts, &request.contents);
         let looked_at = Recording::new(&self.fs);
-        let may_hold = |dir: &str| self.may_hold_instructions(dir);
+        let may_exist = |file: &str| self.may_be_instruction(file);
         let selection = with_instructions_claude_left_out(
             &looked_at,
             project,
             select(project, &query),
             &prepared.event,
-            &may_hold,
+            &may_exist,
         );
         let in_context = self.held_in_context(&request.context);
         let due = due_in(
@@ -627,9 +649,16 @@ impl ClaudeWorkspace {
         // The instruction files looked for below the root, and what those
         // found import: the mod makes sure of them and asks again, until
         // the lookup asks for nothing new (behaviour §5.3).
+        // One the conversation holds already needs no look: it is not
+        // delivered again.
         for file in looked_at.asked() {
-            let below = paths::strip_base(&file, &self.root).is_some_and(|rest| !rest.is_empty());
-            if below && !documents.contains(&file) {
+            let Some(path) = paths::strip_base(&file, &self.root).filter(|rest| !rest.is_empty())
+            else {
+                continue;
+            };
+            let name = instructions::delivered_name(path);
+            let held = selection.rules.contains(&name) && !due.contains(&name);
+            if !held && !documents.contains(&file) {
                 documents.push(file);
             }
         }
@@ -753,13 +782,13 @@ impl ClaudeWorkspace {
         let Some(Ok(project)) = &self.project else {
             unreachable!("loaded above")
         };
-        let may_hold = |dir: &str| self.may_hold_instructions(dir);
+        let may_exist = |file: &str| self.may_be_instruction(file);
         let circumstances = Circumstances {
             delivery_id: &id,
             in_context: &in_context,
             now_ms: request.now,
             limits,
-            may_hold_instructions: &may_hold,
+            may_exist_instructions: &may_exist,
         };
         let query = query(project, &event, &facts, &request.contents);
         let mut outcome = decide(&self.fs, project, &query, state, circumstances);
@@ -1552,7 +1581,7 @@ mod tests {
     fn where_git_lists_no_instruction_file_an_edit_looks_nowhere() {
         let mut ws = billing();
         assert!(ws.instruction_listing_due());
-        assert_eq!(ws.instruction_listing()[..2], ["git", "ls-files"]);
+        assert_eq!(ws.instruction_listing(true)[..2], ["git", "ls-files"]);
         // git lists the billing files only: services/api is not looked in.
         ws.instructions_listed(
             0,
