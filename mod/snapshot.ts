@@ -128,6 +128,12 @@ async function syncDocument($: EngineInterface, s: Snapshot, doc: string): Promi
     return;
   }
   const real = stat?.realPath === undefined ? doc : s.toMount(stat.realPath);
+  // Larger than the host reads: the engine is told its size, and says so.
+  if (seen.size > Workspace.maxReadBytes()) {
+    if (real !== doc) s.ws.putLink(doc, real);
+    s.ws.putUnreadDocument(real, seen.size);
+    return;
+  }
   const bytes = await readBytes($, doc);
   if (bytes === null) {
     s.docs.set(doc, null);

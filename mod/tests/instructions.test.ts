@@ -56,3 +56,19 @@ test("a shell change brings the CLAUDE.md and its import, less what Claude Code 
   expect(text).toContain("for services/billing/run.ts, changed by a shell command]");
   expect(text).toContain("Amounts are integers of cents.");
 });
+
+test("an AGENTS.md larger than the host reads is named with its size, never read", async ($, on) => {
+  const w = world(on, PROJECT);
+  w.write("services/big/AGENTS.md", "x".repeat(5 * 1024 * 1024));
+  await $.prompt.submit(prompt);
+  const result = await $.tool.call({
+    tool: "Edit",
+    file_path: `${ROOT}/services/big/a.ts`,
+    old_string: "a",
+    new_string: "b",
+  });
+  const text = (result.context ?? []).join("\n");
+  expect(text).toContain("services/big/AGENTS.md");
+  expect(text).toContain("too large (5242880 bytes");
+  expect(w.reads.filter((path) => path.endsWith("services/big/AGENTS.md"))).toEqual([]);
+});

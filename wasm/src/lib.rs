@@ -259,6 +259,19 @@ impl Workspace {
         self.inner.put_document(path, bytes);
     }
 
+    /// A document of `len` bytes not read, being larger than the host's
+    /// read bound (`maxReadBytes`): rendering it names its size.
+    #[wasm_bindgen(js_name = putUnreadDocument)]
+    pub fn put_unread_document(&mut self, path: &str, len: f64) {
+        self.inner.put_unread_document(path, len as u64);
+    }
+
+    /// The most bytes a document is read with (the engine's bound).
+    #[wasm_bindgen(js_name = maxReadBytes)]
+    pub fn max_read_bytes() -> f64 {
+        rule_fairy_engine::MAX_READ_BYTES as f64
+    }
+
     /// A symbolic link at `path` leading to the absolute `target`, among
     /// the documents.
     #[wasm_bindgen(js_name = putLink)]

@@ -135,7 +135,14 @@ impl FileSource for Recording<'_> {
 
 #[derive(Debug, Clone)]
 enum Node {
-    File { bytes: Vec<u8>, modified_ms: i64 },
+    File {
+        bytes: Vec<u8>,
+        modified_ms: i64,
+    },
+    /// A regular file too large to have been read: its size only.
+    Unread {
+        len: u64,
+    },
     Dir,
     Link(String),
 }
@@ -201,6 +208,16 @@ impl MemoryFs {
                 modified_ms,
             },
         );
+        self
+    }
+
+    /// A regular file at `path` of `len` bytes whose bytes were not read
+    /// (a host stops at its read bound): it stats as a file of that size,
+    /// and a read of it fails.
+    pub fn add_unread_file(&mut self, path: &str, len: u64) -> &mut Self {
+        let path = paths::normalize_lexically(path);
+        self.add_parents(&path);
+        self.nodes.insert(path, Node::Unread { len });
         self
     }
 
@@ -330,6 +347,11 @@ impl FileSource for MemoryFs {
                 kind: Kind::File,
                 len: bytes.len() as u64,
                 modified_ms: Some(*modified_ms),
+            },
+            Some(Node::Unread { len }) => Metadata {
+                kind: Kind::File,
+                len: *len,
+                modified_ms: None,
             },
             Some(Node::Dir) => Metadata {
                 kind: Kind::Dir,

@@ -634,6 +634,10 @@ export class Workspace {
      */
     markCheckout(dir: string): void;
     /**
+     * The most bytes a document is read with (the engine's bound).
+     */
+    static maxReadBytes(): number;
+    /**
      * Whether the mod may read a file `fileContains` tests, from a stat
      * with links resolved: its real path, its kind (`"file"`, `"dir"` or
      * `"other"`) and its size (behaviour §0.1).
@@ -657,6 +661,11 @@ export class Workspace {
      * the documents.
      */
     putLink(path: string, target: string): void;
+    /**
+     * A document of `len` bytes not read, being larger than the host's
+     * read bound (`maxReadBytes`): rendering it names its size.
+     */
+    putUnreadDocument(path: string, len: number): void;
     /**
      * `path` read.
      */
@@ -818,11 +827,13 @@ export interface InitOutput {
     readonly workspace_instructionsListed: (a: number, b: number, c: number, d: number) => void;
     readonly workspace_listed: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_markCheckout: (a: number, b: number, c: number) => void;
+    readonly workspace_maxReadBytes: () => number;
     readonly workspace_mayRead: (a: number, b: number, c: number, d: number, e: number, f: number) => number;
     readonly workspace_new: (a: number, b: number, c: number, d: number) => number;
     readonly workspace_nextAsks: (a: number) => [number, number, number];
     readonly workspace_putDocument: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_putLink: (a: number, b: number, c: number, d: number, e: number) => void;
+    readonly workspace_putUnreadDocument: (a: number, b: number, c: number, d: number) => void;
     readonly workspace_readBytes: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly workspace_readMayDeliver: (a: number, b: number, c: number) => number;
     readonly workspace_remove: (a: number, b: number, c: number) => void;

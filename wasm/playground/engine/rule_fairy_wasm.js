@@ -292,6 +292,14 @@ export class Workspace {
         wasm.workspace_markCheckout(this.__wbg_ptr, ptr0, len0);
     }
     /**
+     * The most bytes a document is read with (the engine's bound).
+     * @returns {number}
+     */
+    static maxReadBytes() {
+        const ret = wasm.workspace_maxReadBytes();
+        return ret;
+    }
+    /**
      * Whether the mod may read a file `fileContains` tests, from a stat
      * with links resolved: its real path, its kind (`"file"`, `"dir"` or
      * `"other"`) and its size (behaviour §0.1).
@@ -388,6 +396,18 @@ export class Workspace {
             throw e;
         }
         wasm.workspace_putLink(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+    }
+    /**
+     * A document of `len` bytes not read, being larger than the host's
+     * read bound (`maxReadBytes`): rendering it names its size.
+     * @param {string} path
+     * @param {number} len
+     */
+    putUnreadDocument(path, len) {
+        const val2 = +len;
+        const ptr0 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.workspace_putUnreadDocument(this.__wbg_ptr, ptr0, len0, val2);
     }
     /**
      * `path` read.

@@ -301,6 +301,12 @@ impl ClaudeWorkspace {
         self.fs.add_file(path, bytes);
     }
 
+    /// A document of `len` bytes the mod did not read, being larger than
+    /// the host reads: rendering it is an error naming its size.
+    pub fn put_unread_document(&mut self, path: &str, len: u64) {
+        self.fs.add_unread_file(path, len);
+    }
+
     /// A symbolic link at `path` to `target` (absolute), among the
     /// documents.
     pub fn put_link(&mut self, path: &str, target: &str) {
@@ -1469,9 +1475,13 @@ mod tests {
                 break;
             }
             for doc in fresh {
-                match crate::base::fs::FileSource::read(&host.files, &doc) {
-                    Ok(bytes) => host.ws.put_document(&doc, &bytes),
-                    Err(_) => host.ws.remove(&doc),
+                let files: &dyn crate::base::fs::FileSource = &host.files;
+                match (files.read(&doc), files.try_stat(&doc)) {
+                    (Ok(bytes), _) => host.ws.put_document(&doc, &bytes),
+                    (Err(_), Some(meta)) if meta.kind == Kind::File => {
+                        host.ws.put_unread_document(&doc, meta.len);
+                    }
+                    _ => host.ws.remove(&doc),
                 }
                 made_sure.push(doc);
             }
@@ -1629,6 +1639,14 @@ mod tests {
         let web = gathered_and_decided(&mut ws, &edit("/p/services/web/x.ts", 2, ""));
         assert_eq!(web.delivered, vec!["ts.mdc"]);
         assert!(!web.entries.join("\n").contains("rule-fairy error"));
+        // One larger than the host reads is named with its size.
+        ws.files
+            .add_unread_file("/p/services/big/AGENTS.md", 5 * 1024 * 1024);
+        let big = gathered_and_decided(&mut ws, &edit("/p/services/big/x.ts", 3, ""));
+        assert_eq!(big.delivered, vec!["ts.mdc"]);
+        let text = big.entries.join("\n");
+        assert!(text.contains("services/big/AGENTS.md"), "{text}");
+        assert!(text.contains("too large (5242880 bytes"), "{text}");
     }
 
     #[test]
