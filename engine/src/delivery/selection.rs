@@ -322,7 +322,7 @@ pub(crate) fn with_unloaded_instructions(
 }
 
 /// `selection` with the instruction files Claude Code did not load for an
-/// edit's or a shell change's paths (behaviour §5.3) after its rules, each
+/// edit's or a shell change's paths (behaviour §5.2.2) after its rules, each
 /// on the changed paths that bring it, so a path stays pending while its
 /// instruction file is deferred or broken. Each is durable, as in Codex;
 /// a bad `:instructions` leaves them out, as there. An instruction file
@@ -458,7 +458,7 @@ pub(crate) fn render<S: AsRef<str>>(
 struct Names<'n> {
     /// The index of requestable rules (behaviour §9.2), if named.
     index: Option<&'n str>,
-    /// Instruction files a Codex hook delivers (behaviour §5.3).
+    /// Instruction files a hook delivers (behaviour §5.2.2, §5.3).
     instructions: Vec<&'n str>,
     /// The project's rules.
     rules: Vec<&'n str>,

@@ -227,7 +227,7 @@ pub(crate) fn claude_looks_for(names: &[String]) -> Vec<String> {
 
 /// The instruction files Claude Code did not load for `paths`
 /// (project-relative, normalised), each followed by what it imports, each
-/// real file once (behaviour §5.3). Claude Code loads a directory's CLAUDE
+/// real file once (behaviour §5.2.2). Claude Code loads a directory's CLAUDE
 /// files below its root when its own Read, Write or Edit touches a file
 /// there, never for what a shell command changed, and it never reads an
 /// AGENTS file below the root. So, in each directory strictly below the
