@@ -342,17 +342,32 @@ pub(crate) fn with_instructions_claude_left_out(
     let Ok(names) = project.config.instruction_files() else {
         return selection;
     };
+    // What a path brings depends on its directory alone: a shell change of
+    // many files in one directory looks there once.
+    let mut by_directory: std::collections::HashMap<String, Vec<String>> =
+        std::collections::HashMap::new();
     for path in event.matched_paths() {
-        let paths = std::slice::from_ref(&path);
-        let found =
-            instructions::unloaded_by_claude(fs, &project.root, &names, paths, by_shell, may_exist);
-        if found.is_empty() {
+        let dir = paths::parent(&path).unwrap_or_default().to_string();
+        let brought = by_directory
+            .entry(dir)
+            .or_insert_with(|| {
+                let paths = std::slice::from_ref(&path);
+                instructions::unloaded_by_claude(
+                    fs,
+                    &project.root,
+                    &names,
+                    paths,
+                    by_shell,
+                    may_exist,
+                )
+                .iter()
+                .map(|f| instructions::delivered_name(f))
+                .collect()
+            })
+            .clone();
+        if brought.is_empty() {
             continue;
         }
-        let brought: Vec<String> = found
-            .iter()
-            .map(|f| instructions::delivered_name(f))
-            .collect();
         for name in &brought {
             if !selection.rules.contains(name) {
                 selection.rules.push(name.clone());

@@ -24,8 +24,9 @@ pub(super) fn changed_paths(project: &Project, marker_ms: i64) -> Result<Vec<Str
         return Ok(Vec::new());
     };
     // The listing runs beside `git status`, so it costs no wait of its own.
+    let names = project.config.instruction_files().unwrap_or_default();
     let (status, instructions) = std::thread::scope(|scope| {
-        let listing = scope.spawn(|| instruction_dirs(project));
+        let listing = scope.spawn(|| instruction_dirs(project, &names));
         let status = git(
             &project.root,
             &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
@@ -36,7 +37,6 @@ pub(super) fn changed_paths(project: &Project, marker_ms: i64) -> Result<Vec<Str
     let status = status?;
     let real_top = std::fs::canonicalize(&top)
         .map_or_else(|_| top.clone(), |p| p.to_string_lossy().into_owned());
-    let names = project.config.instruction_files().unwrap_or_default();
     let instructions = instructions.with_porcelain(&status, &names, &real_top, &project.root);
     let candidates = timing_candidates(
         &status,
@@ -59,15 +59,14 @@ pub(super) fn changed_paths(project: &Project, marker_ms: i64) -> Result<Vec<Str
 /// (behaviour §5.3; the untracked ones come from `git status`): what
 /// changed below one is timed too. A listing that fails only leaves them
 /// out; the rules' own candidates are still timed.
-fn instruction_dirs(project: &Project) -> InstructionDirs {
-    let names = project.config.instruction_files().unwrap_or_default();
-    let argv = InstructionDirs::listing_command(&names, false);
+fn instruction_dirs(project: &Project, names: &[String]) -> InstructionDirs {
+    let argv = InstructionDirs::listing_command(names, false);
     let Some((_, args)) = argv.split_first() else {
         return InstructionDirs::default();
     };
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match git(&project.root, &args, &[0]) {
-        Ok(listing) => InstructionDirs::from_listing(&listing, &names),
+        Ok(listing) => InstructionDirs::from_listing(&listing, names),
         Err(_) => InstructionDirs::default(),
     }
 }

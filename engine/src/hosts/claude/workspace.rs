@@ -396,9 +396,7 @@ impl ClaudeWorkspace {
             Ok(project) => {
                 // The untracked instruction files git status names join
                 // the tracked ones the listing told.
-                let names = instructions::claude_looks_for(
-                    &project.config.instruction_files().unwrap_or_default(),
-                );
+                let names = listing_names(project);
                 let listed =
                     listed.map(|dirs| dirs.with_porcelain(porcelain, &names, toplevel, &real_root));
                 let dirs = listed.clone().unwrap_or_default();
@@ -421,12 +419,7 @@ impl ClaudeWorkspace {
     /// None when `:instructions` names none or is bad.
     pub fn instruction_listing(&mut self, untracked: bool) -> Vec<String> {
         match self.project() {
-            Ok(project) => InstructionDirs::listing_command(
-                &instructions::claude_looks_for(
-                    &project.config.instruction_files().unwrap_or_default(),
-                ),
-                untracked,
-            ),
+            Ok(project) => InstructionDirs::listing_command(&listing_names(project), untracked),
             Err(_) => Vec::new(),
         }
     }
@@ -436,7 +429,9 @@ impl ClaudeWorkspace {
     /// or removed an instruction file.
     pub fn instruction_listing_due(&mut self) -> bool {
         matches!(self.instruction_dirs, InstructionListing::Unasked)
-            && !self.instruction_listing(true).is_empty()
+            && self
+                .project()
+                .is_ok_and(|project| !listing_names(project).is_empty())
     }
 
     /// What the listing printed, and its exit code (`-1`: it could not
@@ -444,9 +439,7 @@ impl ClaudeWorkspace {
     /// be looked in, as if each might hold one.
     pub fn instructions_listed(&mut self, exit_code: i32, stdout: &[u8]) {
         let names = match self.project() {
-            Ok(project) => instructions::claude_looks_for(
-                &project.config.instruction_files().unwrap_or_default(),
-            ),
+            Ok(project) => listing_names(project),
             Err(_) => Vec::new(),
         };
         self.instruction_dirs = match exit_code {
@@ -811,7 +804,7 @@ impl ClaudeWorkspace {
         }
         // An instruction file may have come or gone: the next edit asks
         // git where they are again.
-        let names = project.config.instruction_files().unwrap_or_default();
+        let names = listing_names(project);
         if event
             .matched_paths()
             .iter()
@@ -821,6 +814,16 @@ impl ClaudeWorkspace {
         }
         let changed = outcome.state != saved;
         respond(outcome, changed.then_some(request.now))
+    }
+}
+
+/// The file names whose places the instruction listing asks of git
+/// (behaviour §5.2.2): the configured ones and the CLAUDE files beside
+/// them; none when `:instructions` names none or is bad, so no listing runs.
+fn listing_names(project: &Project) -> Vec<String> {
+    match project.config.instruction_files() {
+        Ok(names) if !names.is_empty() => instructions::claude_looks_for(&names),
+        _ => Vec::new(),
     }
 }
 
