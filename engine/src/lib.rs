@@ -59,7 +59,7 @@ pub use rules::rule::Rule;
 pub use rules::steps::{AskKind, Asks, HostEntry, HostKind, HostStat};
 
 pub use matching::conditions::Outcome;
-pub use matching::describe::{describe, describe_condition};
+pub use matching::describe::{describe, describe_briefly, describe_condition};
 pub use matching::event::{Event, EventKind, Query};
 pub use matching::explain::{explain, Explanation, FiredRule, Reason};
 pub use matching::facts::{
@@ -83,6 +83,14 @@ pub use check::{check_project, check_project_with, Report};
 
 pub use hosts::failure::{delivery_failed, failure_summary};
 pub use hosts::gate_check;
+pub use hosts::journal::{DeliveryRecord, Journal, ProblemRecord, RuleRecord, Totals};
+
+/// `rule-fairy status`: one session's state file read as a report, and
+/// what delivering every rule up front would cost beside it.
+pub mod status {
+    pub use crate::delivery::upfront::{upfront_cost, UpfrontCost};
+    pub use crate::hosts::status::{estimated_tokens, SessionHost, SessionReport, CHARS_PER_TOKEN};
+}
 pub use hosts::session_id::session_id_problem;
 pub use hosts::shell;
 
@@ -90,7 +98,7 @@ pub use hosts::shell;
 /// decision per event.
 pub mod claude {
     pub use crate::hosts::claude::gate::gate_answer;
-    pub use crate::hosts::claude::state::after_compaction;
+    pub use crate::hosts::claude::state::{after_compaction, session_report};
     pub use crate::hosts::claude::workspace::{ClaudeWorkspace, EventRequest};
 }
 
@@ -98,7 +106,7 @@ pub mod claude {
 /// the session state and the transcript scan.
 pub mod codex {
     pub use crate::hosts::codex::hook::{decide, decide_shell, Answer, Delivered, Host};
-    pub use crate::hosts::codex::state::{Metrics, SessionState};
+    pub use crate::hosts::codex::state::{session_report, Metrics, SessionState};
     pub use crate::hosts::codex::transcript::{advance, resume, ScanCursor};
 }
 

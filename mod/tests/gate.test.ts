@@ -172,8 +172,11 @@ test("a gate that cannot load is told once, and again when the problem changes",
   expect(third.context).toEqual([
     `[rule-fairy gate: the check of written files could not run: ${problem}]\n${UNCHECKED}`,
   ]);
+  // Each delivery's own line, and each gate problem once on its own line.
   expect(w.logs).toEqual([
+    "Rule Fairy: ts.mdc (glob src/**)",
     "rule-fairy: the gate could not check the written files: .kairoku/rules/broken.yml:3: did not find expected node content",
+    "Rule Fairy: ts.mdc (glob src/**)",
     `rule-fairy: the gate could not check the written files: ${problem}`,
   ]);
 });

@@ -37,6 +37,29 @@ test("a prompt brings the always-on rule, then a keyword rule, each once", async
     origin: { kind: "sdk" },
   });
   expect(third.context ?? []).toEqual([]);
+  // One transcript line per delivery, none for the prompt that delivered
+  // nothing (behaviour §10.1).
+  expect(w.logs).toEqual([
+    "Rule Fairy: base.mdc (always on)",
+    'Rule Fairy: widget.mdc (keyword "widget")',
+  ]);
+});
+
+test("with :notify false a delivery shows no line, and a problem still does", async ($, on) => {
+  const w = world(on, {
+    ...RULES,
+    "rule-fairy.edn": "{:notify false}",
+    ".cursor/rules/broken.mdc": "---\nalwaysApply: true\n---\n# Broken\n\n@docs/missing.md\n",
+  });
+  const first = await $.prompt.submit({
+    text: "hello there",
+    wait: false,
+    origin: { kind: "composer" },
+  });
+  expect(injected(first.context)).toEqual(["base.mdc"]);
+  expect(w.logs).toEqual([
+    "rule-fairy: 1 broken rule left out: .cursor/rules/broken.mdc:6: broken.mdc: Rule import does not exist: docs/missing.md",
+  ]);
 });
 
 test("prompts another agent composed deliver nothing and touch nothing", async ($, on) => {

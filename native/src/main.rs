@@ -36,6 +36,9 @@ enum Command {
     Explain(Box<ExplainArgs>),
     /// Check rule-fairy.edn and every rule; exit 1 on any error.
     Check(CheckArgs),
+    /// What each session has received: the rules delivered, when and why,
+    /// their size, what waits, and the problems told.
+    Status(StatusArgs),
     /// Codex hooks: read the hook's JSON on stdin, print what Codex injects.
     Codex(codex::CodexArgs),
     /// Review a diff against the rules and instruction files that apply to
@@ -95,11 +98,46 @@ pub struct CheckArgs {
     json: bool,
 }
 
+#[derive(Args)]
+pub struct StatusArgs {
+    /// The project root (default: found from the working directory).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Only the session with this id (both hosts' when both have it).
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
+    /// Only the session saved last.
+    #[arg(long)]
+    latest: bool,
+    /// Only the sessions of one host.
+    #[arg(long, value_name = "HOST")]
+    host: Option<StatusHost>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StatusHost {
+    Claude,
+    Codex,
+}
+
+impl StatusHost {
+    fn host(self) -> rule_fairy_engine::status::SessionHost {
+        match self {
+            StatusHost::Claude => rule_fairy_engine::status::SessionHost::Claude,
+            StatusHost::Codex => rule_fairy_engine::status::SessionHost::Codex,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Explain(args) => commands::explain::run(&args),
         Command::Check(args) => commands::check::run(&args),
+        Command::Status(args) => commands::status::run(&args),
         Command::Codex(args) => return codex::run(&args),
         Command::Review(args) => return review::run_diff(&args),
         Command::ReviewPlan(args) => return review::run_plan(&args),

@@ -222,12 +222,17 @@ fn a_broken_rule_is_named_and_keeps_only_its_paths_pending() {
         "{context}"
     );
     let message: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The person's line for the delivery, then the problem on its own line.
     assert_eq!(
         message["systemMessage"],
-        format!("Rule Fairy: 1 broken rule left out: {named}")
+        format!("Rule Fairy: src.mdc (glob src/**)\nRule Fairy: 1 broken rule left out: {named}")
     );
     let state = p.state("s1");
     assert_eq!(state["shell"]["pending"], json!(["lib/x.clj"]));
+    assert_eq!(
+        state["journal"]["problems"][0]["text"],
+        format!("1 broken rule left out: {named}")
+    );
     let recorded: Vec<&String> = state["injected"].as_object().unwrap().keys().collect();
     assert_eq!(recorded, vec!["src.mdc"]);
     p.write("doc/lib.md", "# Lib doc\n\nHow lib works.\n");

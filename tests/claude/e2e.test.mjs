@@ -193,6 +193,42 @@ test("a prompt, an edit and a shell change each bring their rules once", async (
     "typescript.mdc",
     "widget.mdc",
   ]);
+  // The person saw one transcript line per delivery, naming the rules and
+  // why (behaviour §10.1).
+  const lines = result.events
+    .filter((e) => e.type === "system" && e.subtype === "ui_log" && e.plugin === "rule-fairy")
+    .map((e) => e.text);
+  assert.deepEqual(
+    lines.filter((line) => line.startsWith("Rule Fairy: ")),
+    [
+      'Rule Fairy: always.mdc (always on), model.mdc (model claude-opus-5-5), widget.mdc (keyword "widget")',
+      "Rule Fairy: typescript.mdc (glob src/**/*.ts)",
+      "Rule Fairy: notes.mdc (glob notes/**)",
+    ],
+    JSON.stringify(lines),
+  );
+  // `status --json` names exactly the rules that reached the model, with
+  // the events that brought them.
+  const status = JSON.parse(
+    execFileSync(process.env.RULE_FAIRY_BIN, ["status", "--json", "--session", sessionId], {
+      cwd: project,
+      encoding: "utf8",
+    }),
+  );
+  assert.equal(status.sessions.length, 1);
+  const received = status.sessions[0].deliveries.flatMap((d) =>
+    d.rules.map((r) => `${d.event} ${r.name}`),
+  );
+  assert.deepEqual(received, [
+    "prompt always.mdc",
+    "prompt model.mdc",
+    "prompt widget.mdc",
+    "edit typescript.mdc",
+    "shell notes.mdc",
+  ]);
+  for (const name of ["always.mdc", "model.mdc", "widget.mdc", "typescript.mdc", "notes.mdc"]) {
+    assert.equal(count(afterBash, name), 1, `${name}: status and the model agree`);
+  }
   assert.equal(readFileSync(join(project, ".rule-fairy/claude/.gitignore"), "utf8"), "*\n");
   // Where the plugin is, for a project's own review skill.
   assert.equal(readFileSync(join(project, ".rule-fairy/claude/plugin-root"), "utf8"), `${REPO}\n`);

@@ -123,6 +123,35 @@ function codexExec(env, project, args) {
   });
 }
 
+// A `rule-fairy` that runs the real one and appends what it printed to
+// `log`, one line per run; returns the directory holding it.
+function recordingShim(work, real, log) {
+  const dir = path.join(work, "shims");
+  fs.mkdirSync(dir);
+  const shim = path.join(dir, "rule-fairy");
+  fs.writeFileSync(
+    shim,
+    `#!/usr/bin/env bash\nout=$(${JSON.stringify(real)} "$@"); code=$?\n[ -n "$out" ] && printf '%s\\n' "$out" >> ${JSON.stringify(log)}\nprintf '%s' "$out"\nexit $code\n`,
+  );
+  fs.chmodSync(shim, 0o755);
+  return dir;
+}
+
+// The JSON objects the hooks printed, in order.
+function hookOutputs(log) {
+  if (!fs.existsSync(log)) return [];
+  return fs
+    .readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line));
+}
+
+// The rule names a delivery's markers name.
+function injectedNames(text) {
+  return [...text.matchAll(/^\[rule-fairy injected: (.+)\]$/gm)].map((m) => m[1]);
+}
+
 function providerArgs(port) {
   return [
     "-c",
@@ -189,11 +218,15 @@ async function main() {
   fs.mkdirSync(home);
   copyRepository(market);
   makeProject(project);
+  const hookLog = path.join(work, "hook-outputs.jsonl");
+  const shims = recordingShim(work, path.join(binDir, "rule-fairy"), hookLog);
   const env = {
     ...process.env,
     CODEX_HOME: home,
-    // hooks/run finds rule-fairy on PATH, as after `cargo install`.
-    PATH: `${binDir}:${path.dirname(codexBin)}:${process.env.PATH}`,
+    // hooks/run finds rule-fairy on PATH, as after `cargo install`; the
+    // shim before it keeps what each hook printed, since `codex exec`
+    // shows no `systemMessage` (behaviour §10.1).
+    PATH: `${shims}:${binDir}:${path.dirname(codexBin)}:${process.env.PATH}`,
   };
   delete env.RULE_FAIRY_PROJECT_DIR;
   delete env.RULE_FAIRY_BIN;
@@ -261,6 +294,47 @@ async function main() {
         ),
       ),
       "the shell delivery says a shell command changed the file",
+    );
+
+    // The person's line for each delivery, in the hooks' systemMessage.
+    const shown = hookOutputs(hookLog)
+      .map((o) => o.systemMessage)
+      .filter((m) => typeof m === "string");
+    check(
+      JSON.stringify(shown) ===
+        JSON.stringify([
+          'Rule Fairy: base.mdc (always on), model.mdc (model gpt-5.5), widget.mdc (keyword "widget")',
+          "Rule Fairy: ui.mdc (glob src/ui/**)",
+          "Rule Fairy: scripts.mdc (glob scripts/**)",
+        ]),
+      `each delivery showed the person its line: ${JSON.stringify(shown)}`,
+    );
+    // `status --json` names the rules that reached the model.
+    const status = JSON.parse(
+      run(path.join(binDir, "rule-fairy"), ["status", "--json", "--session", thread], {
+        env,
+        cwd: project,
+      }),
+    );
+    const received = status.sessions[0]?.deliveries.flatMap((d) =>
+      d.rules.map((r) => `${d.event} ${r.name}`),
+    );
+    check(
+      JSON.stringify(received) ===
+        JSON.stringify([
+          "prompt base.mdc",
+          "prompt model.mdc",
+          "prompt widget.mdc",
+          "edit ui.mdc",
+          "shell scripts.mdc",
+        ]),
+      `status lists what the hooks delivered: ${JSON.stringify(received)}`,
+    );
+    const reached = [...new Set(developerTexts(requests[2]).flatMap((t) => injectedNames(t)))];
+    check(
+      JSON.stringify(reached.sort()) ===
+        JSON.stringify([...new Set(received.map((r) => r.split(" ")[1]))].sort()),
+      `status and the model agree on the rules: ${JSON.stringify(reached)}`,
     );
 
     console.log("turn 2: the same session again, before any compaction");

@@ -137,6 +137,8 @@ pub enum ErrorKind {
     ShellHookValue,
     /// `:subagents` is not a boolean.
     SubagentsValue,
+    /// `:notify` is not a boolean.
+    NotifyValue,
     /// `:instructions :files` is not a vector of file names.
     InstructionFilesValue,
 
@@ -394,6 +396,7 @@ impl fmt::Display for ErrorKind {
                 f.write_str(":shell-hook values in rule-fairy.edn must be true or false")
             }
             SubagentsValue => f.write_str(":subagents in rule-fairy.edn must be true or false"),
+            NotifyValue => f.write_str(":notify in rule-fairy.edn must be true or false"),
             InstructionFilesValue => f.write_str(
                 ":instructions :files in rule-fairy.edn must be a vector of file names relative to a directory, like [\"AGENTS.md\" \"CLAUDE.md\"]",
             ),

@@ -19,6 +19,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "instructions",
     "shell-hook",
     "subagents",
+    "notify",
     "formats",
     "gate",
 ];
@@ -414,6 +415,24 @@ impl Config {
         }
     }
 
+    /// Whether the person sees a line for each delivery (behaviour §1.1,
+    /// `:notify`; on unless `false`).
+    pub fn notify_setting(&self) -> Result<bool> {
+        match lookup(&self.entries, "notify") {
+            None => Ok(true),
+            Some(value) => match value.value {
+                Value::Bool(on) => Ok(on),
+                _ => Err(at(&self.file, value.line, ErrorKind::NotifyValue)),
+            },
+        }
+    }
+
+    /// Whether a host shows the delivery lines: a bad `:notify` is for
+    /// `check` to tell, and the lines stay on, since they only inform.
+    pub fn notify(&self) -> bool {
+        self.notify_setting().unwrap_or(true)
+    }
+
     /// The instruction file names the review reads, normalised (behaviour §6.3).
     pub fn instruction_files(&self) -> Result<Vec<String>> {
         let Some(value) = self.get("instructions") else {
@@ -448,6 +467,7 @@ impl Config {
             self.rules_source(root).err(),
             self.shell_hook().err(),
             self.subagents().err(),
+            self.notify_setting().err(),
             self.instruction_files().err(),
             self.gate_dirs().err(),
         ]
@@ -671,6 +691,19 @@ mod tests {
         assert_eq!(config.validate("/p").len(), 1);
         // A bad :gate leaves the rules usable.
         assert!(config.rules_source("/p").is_ok());
+    }
+
+    #[test]
+    fn notify_defaults_to_on_and_a_bad_value_is_told_by_check() {
+        assert!(Config::parse("{}").unwrap().notify());
+        assert!(!Config::parse("{:notify false}").unwrap().notify());
+        let bad = Config::parse("{:notify \"no\"}").unwrap();
+        assert!(bad.notify());
+        assert_eq!(
+            bad.notify_setting().unwrap_err().to_string(),
+            "rule-fairy.edn:1: :notify in rule-fairy.edn must be true or false"
+        );
+        assert_eq!(bad.validate("/p").len(), 1);
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub struct Delivery {
     /// [`crate::claude_delivery`]; the fit alone
     /// leaves it empty).
     pub broken: Vec<BrokenRule>,
+    /// Each rendered rule's own block size in characters (filled by
+    /// [`crate::claude_delivery`]; the fit alone leaves it empty).
+    pub sizes: Vec<(String, u64)>,
 }
 
 impl Delivery {
@@ -175,6 +178,7 @@ where
         deferred: Vec::new(),
         oversized,
         broken: Vec::new(),
+        sizes: Vec::new(),
     })
 }
 
@@ -267,6 +271,7 @@ where
             deferred: owned(deferred),
             oversized,
             broken: Vec::new(),
+            sizes: Vec::new(),
         }
     }
 }

@@ -7,6 +7,8 @@ pub(crate) mod broken;
 pub(crate) mod codex_text;
 pub(crate) mod fit;
 pub(crate) mod frames;
+pub(crate) mod notice;
 pub(crate) mod preview;
 pub(crate) mod readback;
 pub(crate) mod selection;
+pub(crate) mod upfront;

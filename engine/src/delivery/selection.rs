@@ -9,6 +9,7 @@ use crate::base::contain::{escapes, Containment};
 use crate::base::error::{Error, ErrorKind};
 use crate::base::fs::FileSource;
 use crate::base::paths;
+use crate::base::text::utf16_len;
 use crate::delivery::broken::{broken_entry, BrokenRule};
 use crate::delivery::codex_text::{self, EditSource};
 use crate::delivery::fit::{fit_delivery, Delivery, Oversize};
@@ -610,6 +611,11 @@ pub fn claude_delivery<S: AsRef<str>>(
     let names: Vec<&str> = candidates.iter().map(AsRef::as_ref).collect();
     let screened = render_screened(fs, project, &names, Reading::ClaudeCode)?;
     let rendered = &screened.rendered;
+    let sizes = screened
+        .blocks
+        .as_ref()
+        .map(|blocks| rule_sizes(blocks))
+        .unwrap_or_default();
     // The screen rendered the whole set already: the fit's first attempt.
     let mut whole = Some(screened.blocks);
     let mut delivery = fit_delivery(
@@ -632,7 +638,23 @@ pub fn claude_delivery<S: AsRef<str>>(
         .iter()
         .map(|o| BrokenRule::placed(project, &o.rule, None, format!("alone {}", o.reason)));
     delivery.broken = in_order(&names, screened.broken.into_iter().chain(too_large));
+    delivery.sizes = sizes;
     Ok(delivery)
+}
+
+/// Each rule's own block (heading and text) in characters, as the
+/// session's journal counts them; a rule split in parts counts each.
+fn rule_sizes(blocks: &[Block]) -> Vec<(String, u64)> {
+    blocks
+        .iter()
+        .filter_map(|block| match &block.kind {
+            BlockKind::Rule { name } => Some((
+                name.clone(),
+                (utf16_len(&block.heading) + utf16_len(&block.content) + 2) as u64,
+            )),
+            BlockKind::Documentation { .. } => None,
+        })
+        .collect()
 }
 
 /// Broken rules in the order their names have among `names` (a rule's
@@ -664,6 +686,8 @@ pub struct CodexText {
     /// alone); the entry also names the invalid globs and patterns the
     /// selection reached, which are not here.
     pub broken: Vec<BrokenRule>,
+    /// Each delivered rule's own block size in characters.
+    pub sizes: Vec<(String, u64)>,
 }
 
 /// Codex's text for the due rules of a selection (behaviour §4.8): a
@@ -717,6 +741,7 @@ pub fn codex_text<S: AsRef<str>>(
         text,
         delivered: delivered.iter().map(ToString::to_string).collect(),
         broken,
+        sizes: rule_sizes(&blocks),
     })
 }
 

@@ -7,5 +7,7 @@ pub(crate) mod claude;
 pub(crate) mod codex;
 pub(crate) mod failure;
 pub mod gate_check;
+pub(crate) mod journal;
 pub(crate) mod session_id;
 pub mod shell;
+pub(crate) mod status;

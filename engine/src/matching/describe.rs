@@ -25,7 +25,51 @@ pub fn describe(reason: &Reason) -> String {
         Reason::FileContains { pattern, path } => format!("fileContains `{pattern}` in {path}"),
         Reason::Mention { mentions } => format!("mention {}", mentions.join(", ")),
         Reason::Read { path } => format!("requested by reading {path}"),
+        Reason::ReadBelow { path } => format!("nested, {path} was read below it"),
+        Reason::Instructions => "an instruction file the host did not load".to_string(),
+        Reason::Index => "the index of requestable rules".to_string(),
+        Reason::Conditions { conditions } => {
+            let words: Vec<String> = conditions.iter().map(describe_condition).collect();
+            format!("its conditions: {}", words.join("; "))
+        }
     }
+}
+
+/// One reason in the few words of the person's line for a delivery
+/// (behaviour §10.1): `always on`, `keyword "button"`, `glob *.test.ts`,
+/// `fileContains TODO`, `mention @ops/deploy`, `read`, `read below
+/// src/ui/x.ts`, `instructions`, `model gpt-5.5` (a rule on its conditions
+/// alone), and nothing for the index, whose name says what it is.
+///
+/// ```
+/// use rule_fairy_engine::describe_briefly;
+/// use rule_fairy_engine::Reason;
+/// let reason = Reason::Glob { glob: "*.test.ts".into(), path: "src/a.test.ts".into() };
+/// assert_eq!(describe_briefly(&reason).as_deref(), Some("glob *.test.ts"));
+/// ```
+pub fn describe_briefly(reason: &Reason) -> Option<String> {
+    let words = match reason {
+        Reason::AlwaysApply => "always on".to_string(),
+        Reason::Keywords { keywords } => {
+            let quoted: Vec<String> = keywords.iter().map(|k| format!("\"{k}\"")).collect();
+            format!("keyword {}", quoted.join(", "))
+        }
+        Reason::Glob { glob, .. } => format!("glob {glob}"),
+        Reason::FileContains { pattern, .. } => format!("fileContains {pattern}"),
+        Reason::Mention { mentions } => format!("mention {}", mentions.join(", ")),
+        Reason::Read { .. } => "read".to_string(),
+        Reason::ReadBelow { path } => format!("read below {path}"),
+        Reason::Instructions => "instructions".to_string(),
+        Reason::Index => return None,
+        Reason::Conditions { conditions } => {
+            let words: Vec<String> = conditions
+                .iter()
+                .map(|c| format!("{} {}", dimension_name(c), c.wanted.join(", ")))
+                .collect();
+            words.join(", ")
+        }
+    };
+    Some(words)
 }
 
 /// One other condition: its kind, what it wanted, held (✓) or failed (✗),
@@ -37,12 +81,16 @@ pub fn describe_condition(outcome: &Outcome) -> String {
         _ => "unknown".to_string(),
     };
     let mark = if outcome.held { "✓" } else { "✗" };
-    // The kind as the JSON of `explain --json` names it.
-    let kind = serde_json::to_value(outcome.kind)
+    let kind = dimension_name(outcome);
+    format!("{kind} {} {mark} ({actual})", outcome.wanted.join(", "))
+}
+
+/// The condition's kind as the JSON of `explain --json` names it.
+fn dimension_name(outcome: &Outcome) -> String {
+    serde_json::to_value(outcome.kind)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
-    format!("{kind} {} {mark} ({actual})", outcome.wanted.join(", "))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

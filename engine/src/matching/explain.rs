@@ -54,6 +54,29 @@ pub enum Reason {
         /// The file read, project-relative.
         path: String,
     },
+    /// The agent read a file below a nested folder whose always-on rules
+    /// these are (behaviour §1.2).
+    #[serde(rename = "readBelow")]
+    ReadBelow {
+        /// The file read, project-relative.
+        path: String,
+    },
+    /// An instruction file the host did not load for the paths the event
+    /// touched (behaviour §5.2.2, §5.3); a delivery names no other reason.
+    #[serde(rename = "instructions")]
+    Instructions,
+    /// The index of requestable rules, which comes with the prompts
+    /// (behaviour §9.2).
+    #[serde(rename = "index")]
+    Index,
+    /// A rule with no trigger but its conditions, on whenever they hold
+    /// (behaviour §2.4): the conditions, each held. A delivery names this
+    /// when the rule fired for nothing else.
+    #[serde(rename = "conditions")]
+    Conditions {
+        /// The conditions it declares, as [`FiredRule::conditions`].
+        conditions: Vec<Outcome>,
+    },
 }
 
 /// One rule the event selects, with why.

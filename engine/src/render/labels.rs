@@ -6,6 +6,10 @@
 use std::borrow::Cow;
 
 use crate::base::text::utf16_len;
+use crate::matching::describe::describe_briefly;
+use crate::matching::explain::Reason;
+use crate::render::index_entry::is_index_name;
+use crate::rules::instructions;
 
 /// Text from outside the engine (a path, a rule name, a keyword, a glob, a
 /// message) as a label line carries it (behaviour §4.7): every character
@@ -179,6 +183,68 @@ pub fn matched_glob_by_shell(paths: &str) -> String {
 /// original says no matched rule was injected, because it gave up on the
 /// whole event; here only the rules named were left out.
 pub const BROKEN_LEFT_OUT: &str = "They were not injected or marked as injected, so each is tried again with the next event that matches it; the other matched rules were delivered as usual.";
+
+/// What the person's line for a delivery starts with (behaviour §10.1).
+pub const DELIVERY_LINE_PREFIX: &str = "Rule Fairy: ";
+
+/// Characters the person's line spends naming rules; past them it counts.
+const DELIVERY_LINE_BUDGET: usize = 600;
+
+/// The person's line for one delivery (behaviour §10.1): each rule with
+/// why, in delivery order, then the deferred ones.
+///
+/// ```
+/// use rule_fairy_engine::labels::delivery_line;
+/// use rule_fairy_engine::Reason;
+/// let rules = vec![
+///     ("ui/components.mdc".to_string(), vec![Reason::Keywords { keywords: vec!["button".into()] }]),
+///     ("testing.mdc".to_string(), vec![Reason::Glob { glob: "*.test.ts".into(), path: "a.test.ts".into() }]),
+/// ];
+/// assert_eq!(
+///     delivery_line(&rules, &["big.mdc"]),
+///     "Rule Fairy: ui/components.mdc (keyword \"button\"), testing.mdc (glob *.test.ts); deferred to the next matching event: big.mdc"
+/// );
+/// ```
+pub fn delivery_line<S: AsRef<str>>(rules: &[(String, Vec<Reason>)], deferred: &[S]) -> String {
+    let items: Vec<String> = rules
+        .iter()
+        .map(|(name, reasons)| {
+            let mut words: Vec<String> = Vec::new();
+            for word in reasons.iter().filter_map(describe_briefly) {
+                if !words.contains(&word) {
+                    words.push(word);
+                }
+            }
+            let shown = shown_name(name);
+            if words.is_empty() {
+                shown.to_string()
+            } else {
+                format!("{shown} ({})", words.join(", "))
+            }
+        })
+        .collect();
+    let mut line = format!(
+        "{DELIVERY_LINE_PREFIX}{}",
+        named_within(&items, DELIVERY_LINE_BUDGET, "rules")
+    );
+    if !deferred.is_empty() {
+        line.push_str("; deferred to the next matching event: ");
+        line.push_str(&named_within(deferred, DELIVERY_LINE_BUDGET / 2, "rules"));
+    }
+    line
+}
+
+/// A delivered entry's name as the person knows it: an instruction file
+/// by its path, the index without its hash.
+fn shown_name(name: &str) -> &str {
+    if let Some(path) = instructions::delivered_path(name) {
+        return path;
+    }
+    if is_index_name(name) {
+        return "index of requestable rules";
+    }
+    name
+}
 
 /// The one entry naming an event's broken rules (behaviour §4.10):
 /// `[rule-fairy error: <n> broken rule(s) left out: <names, ", ">]`, a line

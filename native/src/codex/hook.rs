@@ -139,6 +139,7 @@ fn carry(
             delivered,
             gate,
             mut problems,
+            notice,
             state,
         } => {
             let mut output = delivered.map(|delivered| match delivered {
@@ -154,6 +155,10 @@ fn carry(
             let open = host.open.take();
             if let Some(problem) = open.as_ref().and_then(|o| o.unrecorded.clone()) {
                 problems.push(problem);
+            }
+            // The person's line comes first, the problems after it.
+            if let (Some(line), Some(shown)) = (notice, output.as_mut()) {
+                shown.system_message = Some(line);
             }
             let (code, whole) = emit(finish(output, &problems));
             if let (Some(mut open), Some(state), true) = (open, state, whole) {

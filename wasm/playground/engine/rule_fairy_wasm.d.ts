@@ -226,7 +226,7 @@ export interface Finding extends Place {
 /**
  * One reason a rule fired; [`describe`](crate::describe) words it.
  */
-export type Reason = { kind: "alwaysApply" } | { kind: "keyword"; keywords: string[] } | { kind: "glob"; glob: string; path: string } | { kind: "fileContains"; pattern: string; path: string } | { kind: "mention"; mentions: string[] } | { kind: "read"; path: string };
+export type Reason = { kind: "alwaysApply" } | { kind: "keyword"; keywords: string[] } | { kind: "glob"; glob: string; path: string } | { kind: "fileContains"; pattern: string; path: string } | { kind: "mention"; mentions: string[] } | { kind: "read"; path: string } | { kind: "readBelow"; path: string } | { kind: "instructions" } | { kind: "index" } | { kind: "conditions"; conditions: Outcome[] };
 
 /**
  * One round's asks, each list in path order; all empty when the walk

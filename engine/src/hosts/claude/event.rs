@@ -11,14 +11,16 @@ use serde::Serialize;
 use crate::base::fs::FileSource;
 use crate::delivery::broken::{broken_entry, broken_summary, BrokenRule};
 use crate::delivery::frames::FrameLimits;
+use crate::delivery::notice::reasons_of;
 use crate::delivery::selection::{
     claude_delivery, select, with_instructions_claude_left_out, Selection,
 };
 use crate::hosts::claude::state::SessionState;
 use crate::hosts::failure::{delivery_failed, failure_summary};
+use crate::hosts::journal::{chars_of, rule_records};
 use crate::matching::event::{Event, Query};
 use crate::matching::project::Project;
-use crate::render::labels::line_safe;
+use crate::render::labels::{delivery_line, line_safe};
 
 /// A rule delivered this long ago or less is not delivered again, whatever
 /// the conversation shows: tool calls that run side by side read the
@@ -107,14 +109,18 @@ pub(crate) fn decide(
     } = circumstances;
     let event = query.event;
     let kind = event.kind().name();
-    let fail = |state: SessionState, detail: String| Outcome {
-        entries: vec![delivery_failed(kind, "failed", &detail)],
-        log: vec![format!(
+    let fail = |mut state: SessionState, detail: String| {
+        let log = vec![format!(
             "rule-fairy: {}",
             failure_summary(kind, "failed", &detail)
-        )],
-        state,
-        ..Outcome::default()
+        )];
+        state.journal.record_problems(now_ms, &log);
+        Outcome {
+            entries: vec![delivery_failed(kind, "failed", &detail)],
+            log,
+            state,
+            ..Outcome::default()
+        }
     };
     if let Event::Prompt { .. } = event {
         // The prompt starts the shell check, so the first command reports
@@ -144,9 +150,11 @@ pub(crate) fn decide(
     };
     if due.is_empty() {
         state.shell.clear(shell_paths);
+        let log = broken_log(&reached);
+        state.journal.record_problems(now_ms, &log);
         return Outcome {
             entries: broken_entry(&reached).into_iter().collect(),
-            log: broken_log(&reached),
+            log,
             state,
             ..Outcome::default()
         };
@@ -178,11 +186,29 @@ pub(crate) fn decide(
         .clear(&selection.settled_paths(shell_paths, &left_out));
     let mut broken = delivery.broken.clone();
     broken.extend(reached.iter().cloned());
+    let entries = delivery.entries_with(&reached);
+    let problems = broken_log(&broken);
+    state.journal.record_problems(now_ms, &problems);
+    // The person's line goes first, the problems after it (behaviour §10.1).
+    let reasons = reasons_of(project, query, &selection.trigger, &delivery.delivered);
+    let mut log: Vec<String> = (!reasons.is_empty() && project.config.notify())
+        .then(|| delivery_line(&reasons, &delivery.deferred))
+        .into_iter()
+        .collect();
+    log.extend(problems);
+    let framed: u64 = delivery.frames.iter().map(|frame| chars_of(frame)).sum();
+    state.journal.record_delivery(
+        now_ms,
+        event.kind(),
+        rule_records(reasons, &delivery.sizes),
+        delivery.deferred.clone(),
+        framed,
+    );
     Outcome {
-        entries: delivery.entries_with(&reached),
+        entries,
         delivered: delivery.delivered,
         deferred: delivery.deferred,
-        log: broken_log(&broken),
+        log,
         state,
     }
 }

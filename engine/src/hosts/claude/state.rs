@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::hosts::journal::Journal;
 use crate::hosts::shell::ShellState;
+use crate::hosts::status::{report, SessionReport};
 
 /// Everything the mod remembers about one session between events.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,6 +29,10 @@ pub(crate) struct SessionState {
     /// per session, not after every write.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate_problem: Option<String>,
+    /// What the session received, for `rule-fairy status` (behaviour
+    /// §10.2).
+    #[serde(default, skip_serializing_if = "Journal::is_empty")]
+    pub journal: Journal,
     /// When the state was last saved, in epoch milliseconds.
     #[serde(default)]
     pub ts: i64,
@@ -52,6 +58,28 @@ impl SessionState {
         stamped.ts = now_ms;
         serde_json::to_string(&stamped).expect("a state always serialises")
     }
+}
+
+/// A saved state's text as `rule-fairy status` reports it (behaviour
+/// §10.2); `Err` says why it is not a state (empty, not JSON, unknown keys).
+///
+/// ```
+/// use rule_fairy_engine::claude::session_report;
+/// let report = session_report(r#"{"shell":{"checked_at_ms":5,"pending":["a.ts"]},"ts":9}"#).unwrap();
+/// assert_eq!((report.pending_shell_paths, report.saved_at_ms), (vec!["a.ts".to_string()], Some(9)));
+/// assert_eq!(session_report("").unwrap_err(), "the file is empty");
+/// assert!(session_report(r#"{"name":"x"}"#).unwrap_err().contains("unknown field"));
+/// ```
+pub fn session_report(text: &str) -> Result<SessionReport, String> {
+    if text.trim().is_empty() {
+        return Err("the file is empty".to_string());
+    }
+    let state = SessionState::parse(text)?;
+    Ok(report(
+        state.journal,
+        state.shell.pending,
+        Some(state.ts).filter(|&ts| ts > 0),
+    ))
 }
 
 /// The saved state after the conversation was compacted: the one-minute

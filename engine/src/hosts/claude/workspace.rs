@@ -1677,7 +1677,8 @@ mod tests {
             "[rule-fairy error: 1 broken rule left out: lib.mdc]\n- .cursor/rules/lib.mdc:6: lib.mdc: Rule import does not exist: doc/lib.md\n"
         ));
         assert_eq!(failed.delivered, vec!["src.mdc"]);
-        assert_eq!(failed.log, vec!["rule-fairy: 1 broken rule left out: .cursor/rules/lib.mdc:6: lib.mdc: Rule import does not exist: doc/lib.md"]);
+        // The person's line for what was delivered, then the problem.
+        assert_eq!(failed.log, vec!["Rule Fairy: src.mdc (glob src/**)", "rule-fairy: 1 broken rule left out: .cursor/rules/lib.mdc:6: lib.mdc: Rule import does not exist: doc/lib.md"]);
         let state = saved(&failed);
         let parsed = SessionState::parse(&state).unwrap();
         assert_eq!(parsed.shell.pending, vec!["lib/x.clj"]);

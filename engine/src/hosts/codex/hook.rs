@@ -8,12 +8,15 @@
 use crate::base::error::Error;
 use crate::base::fs::FileSource;
 use crate::delivery::broken::{broken_entry, broken_summary, BrokenRule};
+use crate::delivery::notice::reasons_of;
 use crate::delivery::selection::{
     codex_text, read_contents, select, with_unloaded_instructions, Selection,
 };
 use crate::hosts::codex::state::{Metrics, SessionState};
 use crate::hosts::gate_check::GateRun;
-use crate::matching::event::{Event, Query};
+use crate::hosts::journal::{chars_of, rule_records};
+use crate::matching::event::{Event, EventKind, Query};
+use crate::matching::explain::Reason;
 use crate::matching::facts::Facts;
 use crate::matching::project::Project;
 use crate::render::labels;
@@ -85,6 +88,10 @@ pub enum Answer {
         /// Lines of the person's warning: problems the event touched that
         /// did not stop it.
         problems: Vec<String>,
+        /// The person's line for the delivery (behaviour §10.1), shown
+        /// before the problems; `None` when nothing was delivered or
+        /// `:notify` is off.
+        notice: Option<String>,
         /// The session's state to save; `None` when it was never opened.
         state: Option<SessionState>,
     },
@@ -96,6 +103,7 @@ impl Answer {
             delivered: None,
             gate: None,
             problems,
+            notice: None,
             state: None,
         }
     }
@@ -148,13 +156,13 @@ fn deliver_selected(
     fs: &dyn FileSource,
     project: &Project,
     event: &Event,
-    selection: Selection,
+    selection: Selected,
     shell_hook: bool,
     gate: GateRun,
     host: &mut dyn Host,
 ) -> Answer {
-    let problems = host.tell(project, &selection.errors);
-    let open = !selection.rules.is_empty()
+    let problems = host.tell(project, &selection.selection.errors);
+    let open = !selection.selection.rules.is_empty()
         || match event {
             Event::Prompt { .. } => shell_hook,
             Event::SessionStart { compacted } => *compacted,
@@ -162,9 +170,10 @@ fn deliver_selected(
         };
     if !open {
         return Answer::Done {
-            delivered: reached_entry(project, &selection).map(Delivered::Context),
+            delivered: reached_entry(project, &selection.selection).map(Delivered::Context),
             gate: None,
             problems,
+            notice: None,
             state: None,
         };
     }
@@ -192,14 +201,40 @@ fn deliver_selected(
     }
     let now = transcript.unwrap_or_else(|| state.metrics_without_transcript());
     let mut problems = problems;
-    let delivered = deliver(fs, project, &selection, &mut state, &now, host);
-    problems.extend(delivered.problem());
-    let delivered = delivered.delivered;
+    let outcome = deliver_all(
+        fs,
+        project,
+        event.kind(),
+        &[&selection],
+        &mut state,
+        &now,
+        host,
+    );
+    problems.extend(outcome.problem());
     let gate = gate_entry(gate, &mut state, &mut problems);
+    finished(project, outcome, gate, problems, state, host)
+}
+
+/// The answer of a hook that opened the session: the problems told are
+/// recorded in its journal (behaviour §10.2), and the person's line comes
+/// with a delivery unless `:notify` is off.
+fn finished(
+    project: &Project,
+    outcome: Outcome,
+    gate: Option<String>,
+    problems: Vec<String>,
+    mut state: SessionState,
+    host: &mut dyn Host,
+) -> Answer {
+    if !problems.is_empty() {
+        let now = outcome.at_ms.unwrap_or_else(|| host.now_ms());
+        state.journal.record_problems(now, &problems);
+    }
     Answer::Done {
-        delivered,
+        delivered: outcome.delivered,
         gate,
         problems,
+        notice: outcome.notice.filter(|_| project.config.notify()),
         state: Some(state),
     }
 }
@@ -230,10 +265,18 @@ pub fn decide_shell(
     }
     let event = Event::read(read);
     let selection = selected(fs, project, &event, facts, host.working_dir(project));
-    if selection.rules.is_empty() {
+    if selection.selection.rules.is_empty() {
         return Answer::done(Vec::new());
     }
     deliver_selected(fs, project, &event, selection, false, GateRun::Clean, host)
+}
+
+/// An event's selection and why each rule is in it.
+struct Selected {
+    selection: Selection,
+    /// Each selected rule with its reasons, for the journal and the
+    /// person's line.
+    reasons: Vec<(String, Vec<Reason>)>,
 }
 
 /// The event's selection, with the contents `fileContains` tests read
@@ -245,16 +288,21 @@ fn selected(
     event: &Event,
     facts: &Facts,
     working_dir: Option<String>,
-) -> Selection {
+) -> Selected {
     let contents = read_contents(fs, project, &event.matched_paths());
-    let selection = select(
-        project,
-        &Query::new(event, facts).with_contents(contents.as_deref()),
-    );
-    match working_dir {
+    let query = Query::new(event, facts).with_contents(contents.as_deref());
+    let selection = select(project, &query);
+    let selection = match working_dir {
         Some(dir) => with_unloaded_instructions(fs, project, selection, event, &dir),
         None => selection,
-    }
+    };
+    // Reasons only for a selection with rules: most events select none.
+    let reasons = if selection.rules.is_empty() {
+        Vec::new()
+    } else {
+        reasons_of(project, &query, &selection.trigger, &selection.rules)
+    };
+    Selected { selection, reasons }
 }
 
 /// After a shell command with the shell hook on: the paths changed since
@@ -288,50 +336,55 @@ fn shell(
         },
     };
     let pending = state.shell.record_check(started, &found).to_vec();
-    let mut problems = Vec::new();
-    let mut delivered = None;
     let working_dir = host.working_dir(project);
     let requested = selected(fs, project, &Event::read(read), facts, working_dir.clone());
-    if !pending.is_empty() || !requested.rules.is_empty() {
-        let selection = selected(fs, project, &Event::shell(&pending), facts, working_dir);
-        problems = host.tell(project, &selection.errors);
-        let now = host
-            .transcript(&mut state)
-            .unwrap_or_else(|| state.metrics_without_transcript());
-        // The rules the command read, then those of what it changed: one
-        // text, rendered whole before anything is recorded.
-        let outcome = deliver_all(
-            fs,
-            project,
-            &[&requested, &selection],
-            &mut state,
-            &now,
-            host,
-        );
-        problems.extend(outcome.problem());
-        // A path leaves once its rules reached the agent; one whose rule is
-        // broken waits for the fix, the others clear (behaviour §5.4).
-        if !matches!(outcome.delivered, Some(Delivered::Failed(_))) {
-            let left_out: Vec<&str> = outcome.broken.iter().map(|b| b.rule.as_str()).collect();
-            state
-                .shell
-                .clear(&selection.settled_paths(&pending, &left_out));
-        }
-        delivered = outcome.delivered;
+    if pending.is_empty() && requested.selection.rules.is_empty() {
+        return Answer::Done {
+            delivered: None,
+            gate: None,
+            problems: Vec::new(),
+            notice: None,
+            state: Some(state),
+        };
     }
-    Answer::Done {
-        delivered,
-        gate: None,
-        problems,
-        state: Some(state),
+    let selection = selected(fs, project, &Event::shell(&pending), facts, working_dir);
+    let mut problems = host.tell(project, &selection.selection.errors);
+    let now = host
+        .transcript(&mut state)
+        .unwrap_or_else(|| state.metrics_without_transcript());
+    // The rules the command read, then those of what it changed: one
+    // text, rendered whole before anything is recorded.
+    let outcome = deliver_all(
+        fs,
+        project,
+        EventKind::Shell,
+        &[&requested, &selection],
+        &mut state,
+        &now,
+        host,
+    );
+    problems.extend(outcome.problem());
+    // A path leaves once its rules reached the agent; one whose rule is
+    // broken waits for the fix, the others clear (behaviour §5.4).
+    if !matches!(outcome.delivered, Some(Delivered::Failed(_))) {
+        let left_out: Vec<&str> = outcome.broken.iter().map(|b| b.rule.as_str()).collect();
+        state
+            .shell
+            .clear(&selection.selection.settled_paths(&pending, &left_out));
     }
+    finished(project, outcome, None, problems, state, host)
 }
 
-/// What [`deliver`] gave: the delivery, and the due rules it left out as
-/// broken.
+/// What [`deliver_all`] gave: the delivery, the due rules it left out as
+/// broken, and what the person is told of it.
+#[derive(Default)]
 struct Outcome {
     delivered: Option<Delivered>,
     broken: Vec<BrokenRule>,
+    /// The person's line for what was delivered.
+    notice: Option<String>,
+    /// When the delivery was recorded, if one was.
+    at_ms: Option<i64>,
 }
 
 impl Outcome {
@@ -342,31 +395,19 @@ impl Outcome {
     }
 }
 
-/// Under the lock: renders the selection's due rules and records the
-/// durable ones it delivered, against the transcript's metrics `now`.
-/// Rendering comes first, so a rule that failed to render is not recorded
-/// as delivered; a broken rule is left out and named in the text, and the
+/// Under the lock: renders the selections' due rules, in order (a rule due
+/// in an earlier one is not due again in a later one), their texts joined
+/// by a blank line, and records the durable ones delivered against the
+/// transcript's metrics `now`, and the delivery in the journal. Rendering
+/// comes first, so a rule that failed to render is not recorded as
+/// delivered; a broken rule is left out and named in the text, and the
 /// others are delivered and recorded. No delivery when nothing is due and
 /// no broken rule was reached.
-fn deliver(
-    fs: &dyn FileSource,
-    project: &Project,
-    selection: &Selection,
-    state: &mut SessionState,
-    now: &Metrics,
-    host: &mut dyn Host,
-) -> Outcome {
-    deliver_all(fs, project, &[selection], state, now, host)
-}
-
-/// [`deliver`] for several selections of one event, in order: each one's
-/// due rules (a rule due in an earlier one is not due again in a later
-/// one), their texts joined by a blank line, all recorded only once all
-/// rendered.
 fn deliver_all(
     fs: &dyn FileSource,
     project: &Project,
-    selections: &[&Selection],
+    kind: EventKind,
+    selections: &[&Selected],
     state: &mut SessionState,
     now: &Metrics,
     host: &mut dyn Host,
@@ -375,7 +416,10 @@ fn deliver_all(
     let mut taken: Vec<String> = Vec::new();
     let mut records = Vec::new();
     let mut broken = Vec::new();
-    for selection in selections {
+    let mut reasons = Vec::new();
+    let mut sizes = Vec::new();
+    for selected in selections {
+        let selection = &selected.selection;
         let due: Vec<String> = state
             .due_in(selection, Some(now))
             .into_iter()
@@ -388,12 +432,20 @@ fn deliver_all(
             Ok(text) => {
                 texts.push(text.text);
                 broken.extend(text.broken);
-                records.push((*selection, text.delivered));
+                reasons.extend(
+                    selected
+                        .reasons
+                        .iter()
+                        .filter(|(name, _)| text.delivered.contains(name))
+                        .cloned(),
+                );
+                sizes.extend(text.sizes);
+                records.push((selection, text.delivered));
             }
             Err(e) => {
                 return Outcome {
                     delivered: Some(Delivered::Failed(host.located(project, &e.error))),
-                    broken: Vec::new(),
+                    ..Outcome::default()
                 }
             }
         }
@@ -403,17 +455,30 @@ fn deliver_all(
         return Outcome {
             delivered: selections
                 .iter()
-                .find_map(|selection| reached_entry(project, selection))
+                .find_map(|selected| reached_entry(project, &selected.selection))
                 .map(Delivered::Context),
             broken,
+            ..Outcome::default()
         };
     }
     for (selection, delivered) in records {
         state.record_durable(selection, &delivered, Some(now));
     }
+    let text = texts.join("\n\n");
+    let notice = (!reasons.is_empty()).then(|| labels::delivery_line(&reasons, &[] as &[&str]));
+    let at_ms = host.now_ms();
+    state.journal.record_delivery(
+        at_ms,
+        kind,
+        rule_records(reasons, &sizes),
+        Vec::new(),
+        chars_of(&text),
+    );
     Outcome {
-        delivered: Some(Delivered::Context(texts.join("\n\n"))),
+        delivered: Some(Delivered::Context(text)),
         broken,
+        notice,
+        at_ms: Some(at_ms),
     }
 }
 
@@ -664,7 +729,7 @@ mod tests {
             ),
             "{answer:?}"
         );
-        assert_eq!(host.asked, vec!["open", "transcript"]);
+        assert_eq!(host.asked, vec!["open", "transcript", "clock"]);
     }
 
     #[test]
@@ -700,9 +765,15 @@ mod tests {
             text.starts_with("[rule-fairy injected: base.mdc]\n"),
             "{text}"
         );
-        assert_eq!(host.asked, vec!["open", "transcript"]);
+        // The clock last, for the journal's record of the delivery.
+        assert_eq!(host.asked, vec!["open", "transcript", "clock"]);
         let state = state.expect("the state to save");
         assert!(state.injected.contains_key("base.mdc"));
+        let record = &state.journal.deliveries[0];
+        assert_eq!((record.at_ms, record.event.as_str()), (1_000, "prompt"));
+        assert_eq!(record.rules[0].name, "base.mdc");
+        assert_eq!(record.rules[0].reasons, vec![Reason::AlwaysApply]);
+        assert_eq!(record.chars, text.encode_utf16().count() as u64);
         let mut again = Memory::new(state);
         let Answer::Done { delivered, .. } = run(&fs, &project, &Event::prompt("hi"), &mut again)
         else {
@@ -790,7 +861,10 @@ mod tests {
         let mut host = Memory::new(saved);
         host.changed = vec!["db/x.sql".into()];
         let answer = run(&fs, &project, &Event::shell::<&str>(&[]), &mut host);
-        assert_eq!(host.asked, vec!["open", "clock", "git", "transcript"]);
+        assert_eq!(
+            host.asked,
+            vec!["open", "clock", "git", "transcript", "clock"]
+        );
         let Answer::Done {
             delivered: Some(Delivered::Context(text)),
             state: Some(state),

@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::delivery::selection::Selection;
 use crate::hosts::codex::transcript::ScanCursor;
+use crate::hosts::journal::Journal;
 use crate::hosts::shell::ShellState;
+use crate::hosts::status::{report, SessionReport};
 
 /// Transcript growth after which a delivered rule is sent again even
 /// without a compaction record: a fallback for context cleanup that leaves
@@ -60,6 +62,53 @@ pub struct SessionState {
     /// When the state was last saved, in milliseconds since the epoch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub saved_at_ms: Option<i64>,
+    /// What the session received, for `rule-fairy status` (behaviour
+    /// §10.2).
+    #[serde(skip_serializing_if = "Journal::is_empty")]
+    pub journal: Journal,
+}
+
+/// The keys of a saved state: an object with none of them is another
+/// program's JSON, which the lenient reading would take for an empty state.
+const STATE_KEYS: &[&str] = &[
+    "injected",
+    "transcript_scan",
+    "shell",
+    "saved_at_ms",
+    "journal",
+];
+
+/// A saved state's text as `rule-fairy status` reports it (behaviour
+/// §10.2); `Err` says why it is not a state (empty, not JSON, another
+/// program's object).
+///
+/// ```
+/// use rule_fairy_engine::codex::session_report;
+/// let report = session_report(r#"{"injected":{},"saved_at_ms":3}"#).unwrap();
+/// assert_eq!((report.deliveries.len(), report.saved_at_ms), (0, Some(3)));
+/// assert_eq!(session_report("[1]").unwrap_err(), "expected a JSON object");
+/// assert_eq!(session_report(r#"{"name":"x"}"#).unwrap_err(), "it has none of a session state's keys");
+/// ```
+pub fn session_report(text: &str) -> Result<SessionReport, String> {
+    if text.trim().is_empty() {
+        return Err("the file is empty".to_string());
+    }
+    if !text.trim_start().starts_with('{') {
+        return Err("expected a JSON object".to_string());
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    if !value
+        .as_object()
+        .is_some_and(|object| object.keys().any(|key| STATE_KEYS.contains(&key.as_str())))
+    {
+        return Err("it has none of a session state's keys".to_string());
+    }
+    let state: SessionState = serde_json::from_value(value).map_err(|e| e.to_string())?;
+    Ok(report(
+        state.journal,
+        state.shell.pending,
+        state.saved_at_ms,
+    ))
 }
 
 /// Whether a rule is due, given the metrics at its last delivery (`None`:
