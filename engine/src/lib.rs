@@ -56,6 +56,7 @@ pub use rules::conditions::normalize_os;
 pub use rules::discovery::{scan_rule_files, MAX_DEPTH};
 pub use rules::nested;
 pub use rules::rule::Rule;
+pub use rules::sources::{rule_sources, RuleSource, SourceKind};
 pub use rules::steps::{AskKind, Asks, HostEntry, HostKind, HostStat};
 
 pub use matching::conditions::Outcome;
