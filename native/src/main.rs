@@ -1,6 +1,6 @@
 //! `rule-fairy`: the native side of Rule Fairy. Today: `explain` (which
-//! rules an event selects, and why) and `check` (lint the configuration and
-//! every rule).
+//! rules an event selects, and why), `check` (lint the configuration and
+//! every rule) and `doctor` (whether the hosts and the project are set up).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod codex;
 mod commands;
+mod doctor;
 mod facts;
 #[cfg(feature = "gate")]
 mod gate;
@@ -36,6 +37,9 @@ enum Command {
     Explain(Box<ExplainArgs>),
     /// Check rule-fairy.edn and every rule; exit 1 on any error.
     Check(CheckArgs),
+    /// Whether Rule Fairy is set up in Claude Code, in Codex and in the
+    /// project, each problem with its fix; exit 1 when something is broken.
+    Doctor(doctor::DoctorArgs),
     /// Codex hooks: read the hook's JSON on stdin, print what Codex injects.
     Codex(codex::CodexArgs),
     /// Review a diff against the rules and instruction files that apply to
@@ -100,6 +104,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Explain(args) => commands::explain::run(&args),
         Command::Check(args) => commands::check::run(&args),
+        Command::Doctor(args) => doctor::run(&args),
         Command::Codex(args) => return codex::run(&args),
         Command::Review(args) => return review::run_diff(&args),
         Command::ReviewPlan(args) => return review::run_plan(&args),
