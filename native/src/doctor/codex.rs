@@ -42,7 +42,7 @@ pub(crate) fn section(cwd: &Path) -> Section {
         return section;
     };
     let Some(installed) = installed(&home, &mut section) else {
-        section.push(trust_skipped(find_program("codex"), false));
+        section.push(trust_skipped(super::find_program("codex"), false));
         return section;
     };
     let Some(root) = &installed.root else {
@@ -94,7 +94,7 @@ pub(crate) fn section(cwd: &Path) -> Section {
             installed.id
         ),
     ));
-    section.push(match find_program("codex") {
+    section.push(match super::find_program("codex") {
         Some(codex) => trust(&codex, cwd, &installed.id),
         None => trust_skipped(None, true),
     });
@@ -292,19 +292,6 @@ fn hooks_json(hooks: &[ListedHook]) -> serde_json::Value {
         .iter()
         .map(|h| serde_json::json!({"event": h.event_name, "trust": h.trust_status}))
         .collect()
-}
-
-/// The first executable file named `name` in a `PATH` directory.
-pub(crate) fn find_program(name: &str) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .map(|dir| dir.join(name))
-        .find(|candidate| {
-            std::fs::metadata(candidate)
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
 }
 
 #[cfg(test)]

@@ -82,3 +82,16 @@ fn home_dir() -> Option<PathBuf> {
         .filter(|home| !home.is_empty())
         .map(PathBuf::from)
 }
+
+/// The first executable file named `name` in a `PATH` directory.
+fn find_program(name: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| dir.join(name))
+        .find(|candidate| {
+            std::fs::metadata(candidate)
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
