@@ -4,6 +4,7 @@
 //! server sends meanwhile are skipped.
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -30,6 +31,9 @@ impl AppServer {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
+            // Its own process group: npm's `codex` is a Node launcher
+            // whose child is the server, and both must end with us.
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start `{} app-server`: {e}", codex.display()))?;
         let stdin = child.stdin.take().expect("piped stdin");
@@ -96,6 +100,15 @@ impl AppServer {
 
 impl Drop for AppServer {
     fn drop(&mut self) {
+        // The whole group: killing the launcher alone leaves the server
+        // running until it notices its input closed.
+        if let Ok(group) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals that process
+            // group; the group is the child's own, made at spawn.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
