@@ -110,9 +110,9 @@ impl Setup {
                    "currentHash": "sha256:aa/sha256:bb", "trustStatus": state})
         };
         let answer = json!({"data": [{"hooks": [
-            hook("user_prompt_submit", states[0], ID),
-            hook("post_tool_use", states[1], ID),
-            hook("post_tool_use", "untrusted", "other@market"),
+            hook("userPromptSubmit", states[0], ID),
+            hook("postToolUse", states[1], ID),
+            hook("postToolUse", "untrusted", "other@market"),
         ]}]});
         self.program(
             "codex",
