@@ -51,6 +51,18 @@ function copyRepository(to) {
   }
 }
 
+/** Every file below `paths` (or the file itself) with its bytes, as one string. */
+function snapshot(paths) {
+  const out = [];
+  const visit = (p) => {
+    const stat = fs.lstatSync(p);
+    if (stat.isDirectory()) for (const name of fs.readdirSync(p).sort()) visit(path.join(p, name));
+    else out.push(`${p} ${stat.mode} ${stat.mtimeMs} ${fs.readFileSync(p, "base64")}`);
+  };
+  for (const p of paths) visit(p);
+  return out.join("\n");
+}
+
 /** `rule-fairy doctor --json`: the report, its exit status and the trust check. */
 function doctor(env, project) {
   const out = spawnSync(ruleFairy, ["doctor", "--json"], { cwd: project, env, encoding: "utf8" });
@@ -95,6 +107,16 @@ function main() {
     check(trusted.trust.status === "ok", `the hooks are trusted: ${trusted.trust.detail}`);
     check(trusted.trust.hooks?.length === 4, "all four hooks are listed");
     check(trusted.code === 0, `doctor exits 0 (${trusted.code})`);
+
+    // Codex's app-server keeps its own logs and databases in the home;
+    // doctor changes neither the configuration, nor the plugin, nor the
+    // project.
+    const before = snapshot([path.join(home, "config.toml"), trusted.plugin.root, project]);
+    doctor(env, project);
+    check(
+      snapshot([path.join(home, "config.toml"), trusted.plugin.root, project]) === before,
+      "doctor changed no configuration, plugin or project file",
+    );
 
     console.log("a file of the installed plugin changes, with no new trust");
     const installed = trusted.plugin.root;
