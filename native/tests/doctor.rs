@@ -257,6 +257,11 @@ fn a_claude_code_too_old_for_mods_is_broken() {
     assert_eq!(version["status"], "broken");
     assert!(version["fix"].as_str().unwrap().contains("2.1.326"));
     assert_eq!(code, 1);
+    // Without the plugin, nothing is there for it to load.
+    fs::remove_dir_all(s.claude_dir()).unwrap();
+    let (report, code) = s.report();
+    assert_eq!(status(&report, "claudeCode", "version"), "warning");
+    assert_eq!(code, 0);
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::manifest;
-use super::report::{Check, Section};
+use super::report::{Check, Section, Status};
 
 const PLUGIN: &str = "rule-fairy";
 const INSTALL: &str =
@@ -50,7 +50,7 @@ pub(crate) fn section(project: Option<&str>) -> Section {
     let install = match find_install(&config, project) {
         Ok(install) => install,
         Err(check) => {
-            let broken = check.status == super::report::Status::Broken;
+            let broken = check.status == Status::Broken;
             section.push(*check);
             section.push(version(broken));
             return section;
@@ -315,9 +315,15 @@ fn version(installed: bool) -> Check {
             format!("{text}, which loads mods ({minimum} or later)"),
         )
         .with("version", text),
-        Some(_) => Check::broken(
+        // Too old matters only with the plugin there to load.
+        Some(_) => Check::new(
             ID,
             LABEL,
+            if installed {
+                Status::Broken
+            } else {
+                Status::Warning
+            },
             format!(
                 "{text} loads no mod that compiles WebAssembly, so Rule Fairy does nothing in it"
             ),
