@@ -575,10 +575,22 @@ fn a_codex_home_that_is_not_a_directory_cannot_be_read_and_is_reported() {
     let home = check(&report, "codex", "home");
     assert_eq!(home["status"], "broken");
     assert!(home["detail"].as_str().unwrap().starts_with("cannot read"));
+    let codex = report["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "codex")
+        .unwrap();
+    let ids: Vec<&str> = codex["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
     assert_eq!(
-        status(&report, "codex", "trust"),
-        "ok",
-        "nothing to ask Codex"
+        ids,
+        ["home"],
+        "no trust to ask of Codex when the home cannot be read"
     );
     assert_eq!(status(&report, "project", "rules"), "ok");
     assert_eq!(code, 1);

@@ -41,9 +41,14 @@ pub(crate) fn section(cwd: &Path) -> Section {
         );
         return section;
     };
-    let Some(installed) = installed(&home, &mut section) else {
-        section.push(trust_skipped(super::find_program("codex"), false));
-        return section;
+    let installed = match installed(&home, &mut section) {
+        Found::Installed(installed) => installed,
+        Found::Absent => {
+            section.push(trust_skipped(super::find_program("codex"), false));
+            return section;
+        }
+        // Whether there is anything to trust is not known.
+        Found::Unknown => return section,
     };
     let Some(root) = &installed.root else {
         section.push(
@@ -101,10 +106,17 @@ pub(crate) fn section(cwd: &Path) -> Section {
     section
 }
 
+/// What the Codex home says of the plugin.
+enum Found {
+    Installed(Installed),
+    Absent,
+    /// The home or its configuration could not be read: a check says why.
+    Unknown,
+}
+
 /// Reads the Codex home for the plugin, pushing the checks of what could
-/// not be read or is not there; `None` when there is no plugin to look at
-/// further.
-fn installed(home: &Path, section: &mut Section) -> Option<Installed> {
+/// not be read or is not there.
+fn installed(home: &Path, section: &mut Section) -> Found {
     match std::fs::read_dir(home) {
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -119,7 +131,7 @@ fn installed(home: &Path, section: &mut Section) -> Option<Installed> {
                 )
                 .fix(INSTALL),
             );
-            return None;
+            return Found::Absent;
         }
         Err(e) => {
             section.push(
@@ -133,7 +145,7 @@ fn installed(home: &Path, section: &mut Section) -> Option<Installed> {
                     home.display()
                 )),
             );
-            return None;
+            return Found::Unknown;
         }
     }
     let config = home.join("config.toml");
@@ -149,7 +161,7 @@ fn installed(home: &Path, section: &mut Section) -> Option<Installed> {
                 )
                 .fix(format!("make {} readable by you", config.display())),
             );
-            return None;
+            return Found::Unknown;
         }
     };
     let document = match text.parse::<DocumentMut>() {
@@ -168,7 +180,7 @@ fn installed(home: &Path, section: &mut Section) -> Option<Installed> {
                 )
                 .fix(format!("correct {}", config.display())),
             );
-            return None;
+            return Found::Unknown;
         }
     };
     let Some((id, enabled)) = plugin_entry(&document) else {
@@ -180,10 +192,10 @@ fn installed(home: &Path, section: &mut Section) -> Option<Installed> {
             )
             .fix(INSTALL),
         );
-        return None;
+        return Found::Absent;
     };
     let root = installed_copy(home, &id);
-    Some(Installed { id, enabled, root })
+    Found::Installed(Installed { id, enabled, root })
 }
 
 /// The `[plugins."rule-fairy@<marketplace>"]` table `codex plugin add`
