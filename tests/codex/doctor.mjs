@@ -13,6 +13,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
+import { copyRepository } from "./copy-repository.mjs";
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
 const codexBin = path.join(here, "node_modules/.bin/codex");
@@ -31,24 +33,6 @@ function run(command, args, options) {
     stdio: ["ignore", "pipe", "pipe"],
     ...options,
   });
-}
-
-// The repository's files (the working tree's, uncommitted work included):
-// Codex copies a local plugin whole, so it is installed from a clean copy.
-function copyRepository(to) {
-  const files = run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: repo,
-  })
-    .split("\0")
-    .filter(
-      (f) => f && fs.existsSync(path.join(repo, f)) && fs.statSync(path.join(repo, f)).isFile(),
-    );
-  for (const file of files) {
-    const target = path.join(to, file);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.copyFileSync(path.join(repo, file), target);
-    fs.chmodSync(target, fs.statSync(path.join(repo, file)).mode);
-  }
 }
 
 /** Every file below `paths` (or the file itself) with its bytes, as one string. */
