@@ -13,7 +13,7 @@
 //! | `base` | errors with a place ([`Error`], [`ErrorKind`], [`Place`]), findings, the file trait, lexical [`paths`], [`text`] decoding |
 //! | `syntax` | readers: EDN, frontmatter and its YAML lists, Markdown, unified diffs ([`patch`]) |
 //! | `config` | `rule-fairy.edn` ([`Config`]) and the rule formats ([`Format`]) |
-//! | `rules` | the rule model ([`Rule`]), what each format's frontmatter means, declared conditions, discovery, instruction files |
+//! | `rules` | the rule model ([`Rule`]), what each format's frontmatter means, declared conditions, discovery and where rules come from ([`rule_sources`]), instruction files |
 //! | `matching` | the one [`Event`] and its [`Query`], globs, keywords, content patterns, [`Facts`], the [`Project`] and its index, [`explain`] and [`describe`] |
 //! | `render` | blocks, [`labels`], prefixes, splitting, documentation imports |
 //! | `delivery` | [`select`] and the [`Selection`], frames, fitting, read-back, the Codex text, the [`preview`] |
@@ -56,6 +56,7 @@ pub use rules::conditions::normalize_os;
 pub use rules::discovery::{scan_rule_files, MAX_DEPTH};
 pub use rules::nested;
 pub use rules::rule::Rule;
+pub use rules::sources::{rule_sources, RuleSource, SourceKind};
 pub use rules::steps::{AskKind, Asks, HostEntry, HostKind, HostStat};
 
 pub use matching::conditions::Outcome;

@@ -1,6 +1,8 @@
 //! `rule-fairy`: the native side of Rule Fairy. Today: `explain` (which
-//! rules an event selects, and why) and `check` (lint the configuration and
-//! every rule).
+//! rules an event selects, and why), `check` (lint the configuration and
+//! every rule), `status` (what each session has received), `doctor`
+//! (whether the hosts and the project are set up), the Codex hooks, the
+//! reviews and the gate.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,6 +11,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod codex;
 mod commands;
+mod doctor;
 mod facts;
 #[cfg(feature = "gate")]
 mod gate;
@@ -39,6 +42,9 @@ enum Command {
     /// What each session has received: the rules delivered, when and why,
     /// their size, what waits, and the problems told.
     Status(StatusArgs),
+    /// Whether Rule Fairy is set up in Claude Code, in Codex and in the
+    /// project, each problem with its fix; exit 1 when something is broken.
+    Doctor(doctor::DoctorArgs),
     /// Codex hooks: read the hook's JSON on stdin, print what Codex injects.
     Codex(codex::CodexArgs),
     /// Review a diff against the rules and instruction files that apply to
@@ -138,6 +144,7 @@ fn main() -> ExitCode {
         Command::Explain(args) => commands::explain::run(&args),
         Command::Check(args) => commands::check::run(&args),
         Command::Status(args) => commands::status::run(&args),
+        Command::Doctor(args) => doctor::run(&args),
         Command::Codex(args) => return codex::run(&args),
         Command::Review(args) => return review::run_diff(&args),
         Command::ReviewPlan(args) => return review::run_plan(&args),

@@ -33,6 +33,27 @@ pub enum Format {
     Roo,
 }
 
+impl Format {
+    /// The tool whose dialect this is, as people call it.
+    ///
+    /// ```
+    /// use rule_fairy_engine::Format;
+    /// assert_eq!(Format::Copilot.name(), "GitHub Copilot");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Cursor => "Cursor",
+            Format::Claude => "Claude Code",
+            Format::Copilot => "GitHub Copilot",
+            Format::Windsurf => "Windsurf",
+            Format::Cline => "Cline",
+            Format::Opencode => "opencode-rules",
+            Format::Continue => "Continue",
+            Format::Roo => "Roo Code",
+        }
+    }
+}
+
 /// Where a format keeps its rules, relative to the project root, and
 /// which files there are rules.
 pub(crate) struct Layout {

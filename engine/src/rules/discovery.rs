@@ -25,6 +25,9 @@ pub struct RuleFile {
     /// The directory holding its nested rules folder, project-relative;
     /// `None` for the project's own rules directories.
     pub base: Option<String>,
+    /// The place it was found in: the rules directory or folder walked,
+    /// or the file itself for a one-file location (`.cursorrules`).
+    pub source: String,
 }
 
 /// The rule files found, and what could not be walked.
@@ -302,6 +305,7 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
                     path: walk.dir.clone(),
                     format: walk.format,
                     base: walk.base(),
+                    source: walk.dir.clone(),
                 });
             }
             // A legacy file that is a directory holds no rule.
@@ -531,6 +535,7 @@ impl Walker<'_, '_> {
                             path,
                             format: self.walk.format,
                             base: self.walk.base(),
+                            source: self.walk.dir.clone(),
                         });
                     }
                 }

@@ -8,5 +8,6 @@ pub(crate) mod instructions;
 pub mod nested;
 pub(crate) mod reach;
 pub(crate) mod rule;
+pub(crate) mod sources;
 pub(crate) mod steps;
 pub(crate) mod triggers;

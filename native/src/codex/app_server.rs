@@ -1,9 +1,10 @@
 //! A minimal client for `codex app-server`: JSON-RPC, one JSON object per
 //! line over the child's standard input and output. Only what trusting
-//! hooks needs: requests with ids, answered in order; notifications the
+//! hooks and reporting their trust need: requests with ids, answered in order; notifications the
 //! server sends meanwhile are skipped.
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -14,7 +15,7 @@ use serde_json::{json, Value};
 /// How long one request may take before the server counts as stuck.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
 
-pub(super) struct AppServer {
+pub(crate) struct AppServer {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -22,13 +23,17 @@ pub(super) struct AppServer {
 }
 
 impl AppServer {
-    /// Starts `<codex> app-server` and completes the handshake.
-    pub(super) fn start(codex: &Path) -> Result<AppServer, String> {
+    /// Starts `<codex> app-server` and completes the handshake; the
+    /// server's own diagnostics go to `stderr`.
+    pub(crate) fn start(codex: &Path, stderr: Stdio) -> Result<AppServer, String> {
         let mut child = Command::new(codex)
             .arg("app-server")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
+            // Its own process group: npm's `codex` is a Node launcher
+            // whose child is the server, and both must end with us.
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("cannot start `{} app-server`: {e}", codex.display()))?;
         let stdin = child.stdin.take().expect("piped stdin");
@@ -63,7 +68,7 @@ impl AppServer {
     }
 
     /// Sends a request and returns its `result`, or the server's error.
-    pub(super) fn call(&mut self, method: &str, params: Value) -> Result<Value, String> {
+    pub(crate) fn call(&mut self, method: &str, params: Value) -> Result<Value, String> {
         self.next_id += 1;
         let id = self.next_id;
         self.send(&json!({"id": id, "method": method, "params": params}))?;
@@ -95,6 +100,15 @@ impl AppServer {
 
 impl Drop for AppServer {
     fn drop(&mut self) {
+        // The whole group: killing the launcher alone leaves the server
+        // running until it notices its input closed.
+        if let Ok(group) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals that process
+            // group; the group is the child's own, made at spawn.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

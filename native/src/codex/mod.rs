@@ -8,7 +8,7 @@
 //! diagnostics go to standard error only and the exit code is 0, or 1 when
 //! the input was refused.
 
-mod app_server;
+pub(crate) mod app_server;
 mod atomic;
 mod edited_path;
 mod failure;
@@ -26,7 +26,7 @@ mod shell_check;
 mod state_dir;
 mod tool_paths;
 mod transcript_file;
-mod trust;
+pub(crate) mod trust;
 
 use std::io::Read;
 use std::process::ExitCode;

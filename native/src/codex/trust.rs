@@ -9,8 +9,8 @@
 //! writes them through Codex's own configuration writer. Only the hooks of
 //! the named plugin are touched, and each one trusted is listed.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use std::process::{ExitCode, Stdio};
 
 use clap::Args;
 use serde_json::{json, Map, Value};
@@ -50,19 +50,8 @@ pub(super) fn run(args: &TrustArgs) -> ExitCode {
 fn trust(args: &TrustArgs) -> Result<Vec<String>, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the working directory: {e}"))?;
-    let mut server = AppServer::start(&args.codex)?;
-    let list = |server: &mut AppServer| -> Result<Vec<Value>, String> {
-        let result = server.call("hooks/list", json!({"cwds": [cwd]}))?;
-        let hooks = result["data"][0]["hooks"]
-            .as_array()
-            .ok_or("codex app-server's hooks/list answer has no hooks list")?;
-        Ok(hooks
-            .iter()
-            .filter(|hook| belongs_to(hook, &args.plugin))
-            .cloned()
-            .collect())
-    };
-    let ours = list(&mut server)?;
+    let mut server = AppServer::start(&args.codex, Stdio::inherit())?;
+    let ours = plugin_hooks(&mut server, &cwd, &args.plugin)?;
     if ours.is_empty() {
         return Err(format!(
             "Codex lists no hooks of the plugin `{}`; install it first (codex plugin marketplace add ..., then codex plugin add rule-fairy@<marketplace>)",
@@ -71,11 +60,10 @@ fn trust(args: &TrustArgs) -> Result<Vec<String>, String> {
     }
     let mut state = Map::new();
     for hook in &ours {
-        let key = hook["key"].as_str().ok_or("a hook without a key")?;
-        let (handler, content) = split_hash(hook["currentHash"].as_str().unwrap_or(""))
-            .ok_or_else(|| format!("hook {key} has no plugin hash pair to trust"))?;
+        let (handler, content) = split_hash(&hook.current_hash)
+            .ok_or_else(|| format!("hook {} has no plugin hash pair to trust", hook.key))?;
         state.insert(
-            key.to_string(),
+            hook.key.clone(),
             json!({"trusted_hash": handler, "trusted_content_hash": content}),
         );
     }
@@ -83,23 +71,62 @@ fn trust(args: &TrustArgs) -> Result<Vec<String>, String> {
         "config/batchWrite",
         json!({"edits": [{"keyPath": "hooks.state", "value": state, "mergeStrategy": "upsert"}]}),
     )?;
-    let after = list(&mut server)?;
+    let after = plugin_hooks(&mut server, &cwd, &args.plugin)?;
     let mut lines = Vec::new();
     for hook in &after {
-        let status = hook["trustStatus"].as_str().unwrap_or("unknown");
-        if status != "trusted" {
+        if hook.trust_status != "trusted" {
             return Err(format!(
-                "hook {} is still {status} after trusting it",
-                hook["key"]
+                "hook {} is still {} after trusting it",
+                hook.key, hook.trust_status
             ));
         }
-        lines.push(format!(
-            "trusted: {} {}",
-            hook["eventName"].as_str().unwrap_or("?"),
-            hook["command"].as_str().unwrap_or("?")
-        ));
+        lines.push(format!("trusted: {} {}", hook.event_name, hook.command));
     }
     Ok(lines)
+}
+
+/// One hook as Codex's `hooks/list` names it.
+pub(crate) struct ListedHook {
+    /// The key its trust is recorded under in `hooks.state`.
+    pub(crate) key: String,
+    pub(crate) event_name: String,
+    /// The command, `${PLUGIN_ROOT}` expanded.
+    pub(crate) command: String,
+    /// `sha256:<handler>/sha256:<plugin content>` for a plugin's hook.
+    pub(crate) current_hash: String,
+    /// `trusted`, `untrusted` or `modified` (changed since it was trusted).
+    pub(crate) trust_status: String,
+}
+
+/// The hooks of `plugin` that Codex lists for a session in `cwd`, with
+/// their trust: what `rule-fairy codex trust` records and `rule-fairy
+/// doctor` reports, asked of Codex the one same way.
+pub(crate) fn plugin_hooks(
+    server: &mut AppServer,
+    cwd: &Path,
+    plugin: &str,
+) -> Result<Vec<ListedHook>, String> {
+    let result = server.call("hooks/list", json!({"cwds": [cwd]}))?;
+    let hooks = result["data"][0]["hooks"]
+        .as_array()
+        .ok_or("codex app-server's hooks/list answer has no hooks list")?;
+    let text = |hook: &Value, field: &str, absent: &str| {
+        hook[field].as_str().unwrap_or(absent).to_string()
+    };
+    hooks
+        .iter()
+        .filter(|hook| belongs_to(hook, plugin))
+        .map(|hook| {
+            let key = hook["key"].as_str().ok_or("a hook without a key")?;
+            Ok(ListedHook {
+                key: key.to_string(),
+                event_name: text(hook, "eventName", "?"),
+                command: text(hook, "command", "?"),
+                current_hash: text(hook, "currentHash", ""),
+                trust_status: text(hook, "trustStatus", "unknown"),
+            })
+        })
+        .collect()
 }
 
 /// Whether a listed hook comes from `plugin` (`name` or `name@marketplace`).

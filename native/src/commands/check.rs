@@ -11,11 +11,7 @@ use crate::CheckArgs;
 
 pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
-    let files = project_files(&root);
-    let mut report = check_project_with(&StdFs, &root, files.as_deref());
-    for finding in &mut report.findings {
-        finding.place.file = display_path(&root, &finding.place.file);
-    }
+    let report = report(&root);
     // The gate's rules, listed with their languages and test coverage; a
     // gate that cannot load fails the check.
     #[cfg(feature = "gate")]
@@ -38,6 +34,17 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Every finding of the project at `root`, files shown relative to it:
+/// what `check` prints, and what `doctor` counts.
+pub(crate) fn report(root: &str) -> Report {
+    let files = project_files(root);
+    let mut report = check_project_with(&StdFs, root, files.as_deref());
+    for finding in &mut report.findings {
+        finding.place.file = display_path(root, &finding.place.file);
+    }
+    report
 }
 
 /// The most files `check` lists to try each glob against; a larger tree
