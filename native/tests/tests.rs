@@ -24,3 +24,4 @@ mod review_layout;
 mod review_plan;
 mod rule_formats;
 mod rule_sources;
+mod why_not;

@@ -276,6 +276,18 @@ pub fn describe_why_not(why: &WhyNot) -> Vec<String> {
     let mut lines = vec![format!("{} for {}: {fires}", why.name, subject(why))];
     let mut line = |text: String| lines.push(format!("  {text}"));
     line(format!("rule {}: {}", why.file, kind_words(why)));
+    let inside: Vec<&str> = why
+        .paths
+        .iter()
+        .filter(|p| !p.outside)
+        .map(|p| p.path.as_str())
+        .collect();
+    if !inside.is_empty() {
+        line(format!(
+            "paths as globs see them, project-relative: {} (behaviour §2.1, §5.6)",
+            inside.join(", ")
+        ));
+    }
     if !why.checks.is_empty() {
         line(match why.match_all {
             true => "match all: every condition below must hold".to_string(),
@@ -290,10 +302,7 @@ pub fn describe_why_not(why: &WhyNot) -> Vec<String> {
     let several = why.paths.len() > 1;
     for path in &why.paths {
         let shown = match &path.given {
-            Some(given) if !path.outside => format!(
-                "{} (given as {given}; globs see the path project-relative, behaviour §2.1)",
-                path.path
-            ),
+            Some(given) if !path.outside => format!("{} (given as {given})", path.path),
             _ => path.path.clone(),
         };
         if path.outside {
@@ -440,7 +449,7 @@ mod tests {
             edit.contains(&"  glob `src/ui/**` ✗ (src/api/a.ts)".to_string()),
             "{edit:#?}"
         );
-        assert!(edit.contains(&"  on src/api/a.ts (given as ./src/api/a.ts; globs see the path project-relative, behaviour §2.1): does not fire: no glob or fileContains of it held".to_string()), "{edit:#?}");
+        assert!(edit.contains(&"  on src/api/a.ts (given as ./src/api/a.ts): does not fire: no glob or fileContains of it held".to_string()), "{edit:#?}");
         assert!(
             edit.contains(
                 &"  ../x: outside the project, so no rule matches it (behaviour §0.1)".to_string()

@@ -107,7 +107,8 @@ fn tail_of_stem(file: &str, short: &str) -> bool {
 
 /// The names nearest `asked` by edit distance (of the names without their
 /// extension, ignoring case), at most [`SUGGESTED`], nearest first; a name
-/// further than half its length away is no suggestion.
+/// further than a third of its length (two edits for a short one) away
+/// is no suggestion.
 pub(crate) fn nearest<'a>(names: impl Iterator<Item = &'a str>, asked: &str) -> Vec<String> {
     let asked = stem(asked).to_lowercase();
     let mut scored: Vec<(usize, &str)> = names
@@ -115,7 +116,7 @@ pub(crate) fn nearest<'a>(names: impl Iterator<Item = &'a str>, asked: &str) -> 
             let whole = stem(name).to_lowercase();
             let file = whole.rsplit('/').next().unwrap_or(&whole);
             let distance = edit_distance(&asked, &whole).min(edit_distance(&asked, file));
-            let close = distance <= (asked.chars().count() / 2).max(2);
+            let close = distance <= (asked.chars().count() / 3).max(2);
             close.then_some((distance, name))
         })
         .collect();

@@ -1,3 +1,4 @@
 pub(crate) mod check;
 pub(crate) mod explain;
 pub(crate) mod render;
+pub(crate) mod why_not;
