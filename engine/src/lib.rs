@@ -112,5 +112,5 @@ pub mod codex {
 pub use review::bundle;
 pub use review::plan::{place, plan_paths, PlanPaths};
 
-pub use playground::case::{Case, EventInput, FactInputs};
+pub use playground::case::{Case, EventInput, FactInputs, WhyNotAnswer};
 pub use playground::case_files::rule_files_in;

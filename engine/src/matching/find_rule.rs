@@ -106,7 +106,8 @@ fn tail_of_stem(file: &str, short: &str) -> bool {
 }
 
 /// The names nearest `asked` by edit distance (of the names without their
-/// extension, ignoring case), at most [`SUGGESTED`], nearest first; a name
+/// extension, ignoring case): those at the least distance, at most
+/// [`SUGGESTED`], in name order; a name
 /// further than a third of its length (two edits for a short one) away
 /// is no suggestion.
 pub(crate) fn nearest<'a>(names: impl Iterator<Item = &'a str>, asked: &str) -> Vec<String> {
@@ -121,8 +122,10 @@ pub(crate) fn nearest<'a>(names: impl Iterator<Item = &'a str>, asked: &str) -> 
         })
         .collect();
     scored.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+    let best = scored.first().map_or(0, |(distance, _)| *distance);
     scored
         .into_iter()
+        .take_while(|(distance, _)| *distance == best)
         .take(SUGGESTED)
         .map(|(_, name)| name.to_string())
         .collect()
