@@ -90,13 +90,12 @@ pub fn describe_check(check: &Check) -> String {
                 let all: Vec<Term> = any_of.iter().chain(requires).cloned().collect();
                 let (found, missing): (Vec<Term>, Vec<Term>) =
                     all.into_iter().partition(|t| t.found);
-                let found = match found.is_empty() {
-                    true => "found none".to_string(),
-                    false => format!("found {}", quoted(&found)),
-                };
-                match missing.is_empty() {
-                    true => found,
-                    false => format!("{found}; missing {}", quoted(&missing)),
+                match (found.is_empty(), missing.is_empty()) {
+                    (true, _) => "found none".to_string(),
+                    (false, true) => format!("found {}", quoted(&found)),
+                    (false, false) => {
+                        format!("found {}; missing {}", quoted(&found), quoted(&missing))
+                    }
                 }
             } else {
                 "tested at prompts, not at path events: behaviour §2.4".to_string()

@@ -123,6 +123,7 @@ pub enum Check {
         /// The glob as it reads from the project root, normalised.
         glob: String,
         /// The path, project-relative and normalised as globs see it.
+        #[serde(skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", tsify(optional))]
         path: Option<String>,
         /// What the glob made of it.
@@ -140,6 +141,7 @@ pub enum Check {
         /// The pattern as the rule declares it.
         pattern: String,
         /// The path whose content was tested.
+        #[serde(skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", tsify(optional))]
         path: Option<String>,
         /// What the pattern made of it.
