@@ -481,4 +481,43 @@ mod tests {
             "no rule is named relase; did you mean ops/release.mdc?"
         );
     }
+
+    #[test]
+    fn what_a_delivery_record_does_in_words() {
+        use crate::matching::held_back::{delivery, HeldBy};
+        let claude = |delivered_at, in_conversation| {
+            delivery_words(&delivery(
+                false,
+                Some(&HeldBy::Claude {
+                    delivered_at,
+                    in_conversation,
+                    now: 100_000,
+                }),
+            ))
+        };
+        assert_eq!(
+            claude(Some(70_000), false),
+            "delivery: durable: held back: delivered 30 s ago, less than a minute (behaviour §5.2.2)"
+        );
+        assert_eq!(
+            claude(Some(10_000), true),
+            "delivery: durable: held back: the conversation still holds its delivery (behaviour §5.2.2)"
+        );
+        assert_eq!(
+            claude(Some(10_000), false),
+            "delivery: durable: not held back: delivered 90 s ago, and the conversation no longer holds it (behaviour §5.2.2)"
+        );
+        let codex = delivery(
+            false,
+            Some(&HeldBy::Codex {
+                delivered: true,
+                due_again: true,
+            }),
+        );
+        assert_eq!(
+            delivery_words(&codex),
+            "delivery: durable: not held back: due again since its delivery (behaviour §5.3)"
+        );
+        assert!(delivery_words(&delivery(true, None)).starts_with("delivery: ephemeral"));
+    }
 }

@@ -938,4 +938,54 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_nested_always_on_rule_holds_below_its_base_only() {
+        let fs = MemoryFs::new();
+        let config = crate::config::Config::load(&fs, "/p").unwrap();
+        let source = config.rules_source("/p").unwrap();
+        let name = "packages/web/.cursor/rules/base.mdc";
+        let rule = Rule {
+            base: Some("packages/web".into()),
+            ..Rule::parse(name, &format!("/p/{name}"), "---\nalwaysApply: true\n---\n")
+        };
+        let rules = crate::rules::discovery::RuleSet {
+            rules: vec![rule],
+            findings: Vec::new(),
+        };
+        let p = Project::from_rules("/p", config, source, rules);
+        let facts = Facts::default();
+        let below = ask(&p, Event::edit(&["packages/web/a.ts"]), &facts, name);
+        assert_eq!(below.kind, RuleKind::AlwaysOnBelow);
+        assert_eq!(below.base.as_deref(), Some("packages/web"));
+        assert_eq!(
+            glob_outcomes(&below),
+            vec![(
+                "packages/web/**".into(),
+                Some("packages/web/a.ts".into()),
+                GlobOutcome::Matched
+            )]
+        );
+        assert!(below.fires);
+        let beside = ask(&p, Event::edit(&["src/a.ts"]), &facts, name);
+        assert!(!beside.fires && glob_outcomes(&beside)[0].2 == GlobOutcome::Missed);
+        let prompt = ask(&p, Event::prompt("x"), &facts, name);
+        assert!(!prompt.fires && glob_outcomes(&prompt)[0].2 == GlobOutcome::NoPath);
+    }
+
+    #[test]
+    fn a_session_view_makes_the_delivery_exact() {
+        let p = project(&[("base.mdc", "---\nalwaysApply: true\n---\n")]);
+        let event = Event::prompt("x");
+        let facts = Facts::default();
+        let view = HeldBy::Claude {
+            delivered_at: Some(1_000),
+            in_conversation: false,
+            now: 31_000,
+        };
+        let why = why_not(&p, &Query::new(&event, &facts), "base.mdc", Some(&view)).unwrap();
+        let session = why.delivery.session.expect("a view was given");
+        assert!(why.fires && session.held);
+        assert_eq!(session.ago_ms, Some(30_000));
+    }
 }
