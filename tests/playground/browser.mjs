@@ -378,6 +378,7 @@ try {
     "why not: the glob held, the branch did not, and match: all needs both",
     release ?? "",
   );
+  await page.screenshot({ path: path.join(outDir, "why-not.png"), fullPage: true });
   await page.fill("#fact-branch", "release/2.4");
   check(
     (await page.textContent("#why-not"))?.includes("\n  verdict: fires\n"),
