@@ -14,7 +14,7 @@
 //! | `syntax` | readers: EDN, frontmatter and its YAML lists, Markdown, unified diffs ([`patch`]) |
 //! | `config` | `rule-fairy.edn` ([`Config`]) and the rule formats ([`Format`]) |
 //! | `rules` | the rule model ([`Rule`]), what each format's frontmatter means, declared conditions, discovery and where rules come from ([`rule_sources`]), instruction files |
-//! | `matching` | the one [`Event`] and its [`Query`], globs, keywords, content patterns, [`Facts`], the [`Project`] and its index, [`explain`] and [`describe`] |
+//! | `matching` | the one [`Event`] and its [`Query`], globs, keywords, content patterns, [`Facts`], the [`Project`] and its index, [`explain`] and [`describe`], [`why_not`] |
 //! | `render` | blocks, [`labels`], prefixes, splitting, documentation imports |
 //! | `delivery` | [`select`] and the [`Selection`], frames, fitting, read-back, the Codex text, the [`preview`] |
 //! | `check` | [`check_project`]: every problem of a project, with file and line |
@@ -60,16 +60,24 @@ pub use rules::sources::{rule_sources, RuleSource, SourceKind};
 pub use rules::steps::{AskKind, Asks, HostEntry, HostKind, HostStat};
 
 pub use matching::conditions::Outcome;
-pub use matching::describe::{describe, describe_briefly, describe_condition};
+pub use matching::describe::{
+    describe, describe_briefly, describe_check, describe_condition, describe_no_rule,
+    describe_why_not,
+};
 pub use matching::event::{Event, EventKind, Query};
 pub use matching::explain::{explain, Explanation, FiredRule, Reason};
 pub use matching::facts::{
     branch_from_symbolic_ref, ci_from_env, os_name, project_tags, wanted_facts, Facts, CI_VARIABLES,
 };
+pub use matching::find_rule::NoRule;
+pub use matching::held_back::{Delivery, HeldBy, HoldBack, HoldReason};
 pub use matching::index::RuleIndex;
 pub use matching::locate::{locate, real_path, Located};
 pub use matching::project::{checkout_root, discover_root, project_relative_path, Project};
 pub use matching::requests::{paths_in_command, MentionHint, Requestable};
+pub use matching::why_not::{
+    why_not, Check, ContentOutcome, GlobOutcome, PathVerdict, RuleKind, Term, WhyNot,
+};
 
 pub use render::labels;
 
@@ -114,5 +122,5 @@ pub mod codex {
 pub use review::bundle;
 pub use review::plan::{place, plan_paths, PlanPaths};
 
-pub use playground::case::{Case, EventInput, FactInputs};
+pub use playground::case::{Case, EventInput, FactInputs, WhyNotAnswer};
 pub use playground::case_files::rule_files_in;

@@ -84,6 +84,10 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "HOST", num_args = 0..=1, require_equals = true,
           default_missing_value = "codex", conflicts_with = "json")]
     render: Option<RenderHost>,
+    /// Why one rule does or does not fire for this event: each condition
+    /// it declares, what it wanted, what the event had, and the verdict.
+    #[arg(long, value_name = "RULE", conflicts_with = "render")]
+    why_not: Option<String>,
     #[command(flatten)]
     facts: facts::FactArgs,
 }

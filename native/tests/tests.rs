@@ -26,3 +26,4 @@ mod review_plan;
 mod rule_formats;
 mod rule_sources;
 mod status;
+mod why_not;

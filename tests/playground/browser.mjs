@@ -5,7 +5,8 @@
 // `rule-fairy explain --render` of the same project, so the page and the
 // command line are seen to be one engine); the shared link opened in a
 // fresh page and asserted the same; a paste, an edit event, and typed facts
-// reaching the conditions; then a 200-rule project picked as a folder to
+// reaching the conditions, with why a rule does not fire (against the
+// native `rule-fairy explain --why-not`); then a 200-rule project picked as a folder to
 // measure load-to-interactive and per-keystroke updates in the page.
 // Screenshots go to the output folder.
 //
@@ -87,6 +88,20 @@ function nativeRender(project, prompt, host) {
       encoding: "utf8",
     },
   );
+}
+
+/** What the native command line says of why one rule fires or not. */
+function nativeWhyNot(project, args, rule) {
+  const binary = path.join(binDir, "rule-fairy");
+  return execFileSync(binary, ["explain", "--project", project, ...args, "--why-not", rule], {
+    encoding: "utf8",
+  }).replace(/\n$/, "");
+}
+
+/** Asks the page why `rule` fires or not, and reads its answer. */
+async function whyNot(page, rule) {
+  await page.selectOption("#why-not-rule", rule);
+  return page.textContent("#why-not");
 }
 
 /** Everything the page shows of an answer. */
@@ -323,6 +338,20 @@ try {
     edit.codex[0]?.includes("[rule-fairy matched: glob on src/api/orders.ts]"),
     "the Codex text is the post-edit one",
   );
+  const alwaysOn = await whyNot(page, "base.mdc");
+  check(
+    alwaysOn === nativeWhyNot(project, ["--path", "src/api/orders.ts"], "base.mdc"),
+    "why the always-on rule does not fire for the edit is the native explain --why-not's",
+    alwaysOn ?? "",
+  );
+  check(
+    alwaysOn?.startsWith("base.mdc for editing src/api/orders.ts: does not fire\n") &&
+      alwaysOn.includes(
+        "\n  alwaysApply ✗ (tested at prompts, not at path events: behaviour §2.3)\n",
+      ),
+    "it says the rule does not fire, and which condition failed",
+    alwaysOn ?? "",
+  );
   await page.click("text=An edit with conditions");
   const conditions = () =>
     page.evaluate(() =>
@@ -340,6 +369,22 @@ try {
     !(await shown(page)).rules.includes("release.mdc"),
     "on main the release rule (match: all) no longer fires",
   );
+  const release = await whyNot(page, "release.mdc");
+  check(
+    release?.includes("\n  match all: every condition below must hold\n") &&
+      release.includes("\n  glob `src/**` ✓ (src/api/orders.ts)\n") &&
+      release.includes("\n  branch release/* ✗ (main)\n") &&
+      release.includes("\n  verdict: does not fire: its conditions do not combine to true\n"),
+    "why not: the glob held, the branch did not, and match: all needs both",
+    release ?? "",
+  );
+  await page.screenshot({ path: path.join(outDir, "why-not.png"), fullPage: true });
+  await page.fill("#fact-branch", "release/2.4");
+  check(
+    (await page.textContent("#why-not"))?.includes("\n  verdict: fires\n"),
+    "the why-not follows the facts as they are typed",
+  );
+  await page.fill("#fact-branch", "main");
   await page.selectOption("#fact-ci", "");
   await page.fill("#fact-branch", "release/2.4");
   check(

@@ -15,6 +15,7 @@ import { LinkKeeper } from "./link-keeper.js";
 import { showCheck } from "./check-view.js";
 import { showDelivery } from "./delivery-view.js";
 import { showRules } from "./rules-view.js";
+import { WhyNotView } from "./why-not-view.js";
 
 /** @typedef {import("./case.js").Case} Case */
 
@@ -35,6 +36,13 @@ let files = {};
 const link = new LinkKeeper(currentCase, $("link-status"));
 
 const form = new EventForm(document, () => update("update"));
+const whyNot = new WhyNotView(
+  {
+    rule: /** @type {HTMLSelectElement} */ ($("why-not-rule")),
+    answer: $("why-not"),
+  },
+  () => update("update"),
+);
 const panel = new FilesPanel(
   {
     list: $("file-list"),
@@ -101,6 +109,7 @@ function update(what) {
   const start = performance.now();
   try {
     const { event, facts } = form.read();
+    if (what === "files") whyNot.names(engine.ruleNames());
     const answer = engine.answer(engineEvent(event), engineFacts(facts));
     showRules(answer, {
       rules: $("rules"),
@@ -109,6 +118,7 @@ function update(what) {
       tags: $("project-tags"),
     });
     showDelivery(answer, { claude: $("claude"), codex: $("codex") });
+    whyNot.show(engine, engineEvent(event), engineFacts(facts));
   } catch (error) {
     showCaseError(`The engine could not answer: ${/** @type {Error} */ (error).message}`);
   }

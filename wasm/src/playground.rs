@@ -69,6 +69,29 @@ impl Playground {
         self.case.missing_documents()
     }
 
+    /// The names of the case's rules, in name order: the rules `whyNot`
+    /// can be asked about.
+    #[wasm_bindgen(js_name = ruleNames)]
+    pub fn rule_names(&mut self) -> Vec<String> {
+        self.case.rule_names()
+    }
+
+    /// Why the rule named `rule` does or does not fire for one event
+    /// (`event` and `facts` as `answer` takes them): `{ whyNot, problem,
+    /// loadError, lines }`, `lines` in the words `rule-fairy explain
+    /// --why-not` prints.
+    #[wasm_bindgen(js_name = whyNot, unchecked_return_type = "WhyNotAnswer")]
+    pub fn why_not(
+        &mut self,
+        rule: &str,
+        #[wasm_bindgen(unchecked_param_type = "EventInput")] event: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "FactInputs")] facts: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let event: EventInput = from_js(event, "event")?;
+        let facts: FactInputs = from_js(facts, "facts")?;
+        to_js(&self.case.why_not(rule, &event, &facts))
+    }
+
     /// Answers one event: `event` is `{ kind: "prompt", prompt }` or
     /// `{ kind: "edit", paths }`, `facts` is `{ command, os, ci, branch,
     /// model, agent, tools }`; the answer is `{ loadError, projectTags,

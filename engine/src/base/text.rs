@@ -1,6 +1,6 @@
 //! Text helpers shared across the engine: decoding user files, splitting
-//! lines the way the original does, and counting characters the way the
-//! hosts count them.
+//! lines the way the original does, counting characters the way the
+//! hosts count them, and how far apart two names are.
 
 use crate::base::error::NotUtf8;
 
@@ -40,6 +40,24 @@ pub fn utf16_len(text: &str) -> usize {
     text.chars().map(char::len_utf16).sum()
 }
 
+/// The edit distance of two texts, in characters: how many insertions,
+/// deletions and substitutions turn one into the other. `check` finds a
+/// misspelt key by it, `explain --why-not` a misspelt rule name.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,5 +81,13 @@ mod tests {
     #[test]
     fn utf16_counts_surrogate_pairs_twice() {
         assert_eq!(utf16_len("a😀é"), 4);
+    }
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(edit_distance("globs", "glob"), 1);
+        assert_eq!(edit_distance("ui.mdc", "iu.mdc"), 2);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("über", "uber"), 1);
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::base::error::{ErrorKind, Place};
 use crate::base::finding::Finding;
+use crate::base::text::edit_distance;
 use crate::config::formats::Format;
 use crate::matching::conditions::compile_pattern;
 use crate::matching::glob;
@@ -669,21 +670,6 @@ fn expand_braces(glob: &str, budget: &mut usize, out: &mut Vec<String>) -> bool 
     split_outside_braces(inner)
         .into_iter()
         .all(|alt| expand_braces(&format!("{head}{alt}{tail}"), budget, out))
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

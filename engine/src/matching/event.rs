@@ -54,6 +54,7 @@ pub enum Event {
 /// prints as the event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum EventKind {
     /// [`Event::Prompt`].
     Prompt,

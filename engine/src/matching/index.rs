@@ -50,22 +50,26 @@ impl Entry {
         self.conditions.conditions.match_all
     }
 
-    /// The glob at `position` as it reads from the project root: a nested
-    /// folder's glob with its base before it.
+    /// The glob at `position` as it reads from the project root.
     fn shown_glob(&self, position: usize) -> String {
-        let pattern = &self.globs[position].pattern;
-        match &self.base {
-            None => pattern.clone(),
-            Some(base) if pattern.contains('/') || pattern == "**" => format!("{base}/{pattern}"),
-            Some(base) => format!("{base}/**/{pattern}"),
-        }
+        shown_glob(self.base.as_deref(), &self.globs[position].pattern)
+    }
+}
+
+/// A rule's glob as it reads from the project root: a nested folder's
+/// glob with its base before it.
+pub(crate) fn shown_glob(base: Option<&str>, pattern: &str) -> String {
+    match base {
+        None => pattern.to_string(),
+        Some(base) if pattern.contains('/') || pattern == "**" => format!("{base}/{pattern}"),
+        Some(base) => format!("{base}/**/{pattern}"),
     }
 }
 
 /// A rule's globs as the index matches them: a nested folder's always-on
 /// rule holds for every path below its base (behaviour §1.2), as `**`
 /// relative to it, and not at prompts.
-fn scoped_globs(rule: &Rule) -> (Vec<GlobSpec>, bool) {
+pub(crate) fn scoped_globs(rule: &Rule) -> (Vec<GlobSpec>, bool) {
     let mut globs = rule.globs.clone();
     if rule.base.is_none() || !rule.always_apply {
         return (globs, rule.always_apply);
@@ -80,7 +84,7 @@ fn scoped_globs(rule: &Rule) -> (Vec<GlobSpec>, bool) {
 }
 
 /// Compiles one of a rule's globs, anchored at its base when it has one.
-fn compile_glob(spec: &GlobSpec, base: Option<&str>) -> Result<globset::Glob, Error> {
+pub(crate) fn compile_glob(spec: &GlobSpec, base: Option<&str>) -> Result<globset::Glob, Error> {
     let compiled = glob::compile(&spec.pattern, spec.from_sequence)?;
     match base {
         Some(base) => glob::below(base, &compiled),

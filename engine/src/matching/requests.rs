@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use crate::base::paths;
-use crate::matching::mentions::{looks_like_a_rule, mentions_in, MentionNames, Resolution};
+use crate::matching::mentions::{looks_like_a_rule, mentions_in, stem, MentionNames, Resolution};
 use crate::rules::reach;
 use crate::rules::rule::Rule;
 
@@ -124,6 +124,36 @@ impl Requests {
         out
     }
 
+    /// Every rule's names for mentions, built on first use.
+    fn names(&self) -> &MentionNames {
+        self.names
+            .get_or_init(|| MentionNames::new(self.all.iter().map(String::as_str)))
+    }
+
+    /// What a mention (without its `@`) names.
+    pub(crate) fn resolve(&self, mention: &str) -> Resolution {
+        self.names().resolve(mention)
+    }
+
+    /// The shortest mention naming the rule at `place` (in name order), with
+    /// its `@`: the stem's shortest tail that names no other rule, else the
+    /// whole name.
+    pub(crate) fn shortest_mention(&self, place: usize) -> String {
+        let name = &self.all[place];
+        let whole = stem(name);
+        let mut tails: Vec<&str> = whole
+            .match_indices('/')
+            .map(|(at, _)| &whole[at + 1..])
+            .collect();
+        tails.reverse();
+        tails.push(whole);
+        let found = tails
+            .into_iter()
+            .filter(|tail| !tail.is_empty())
+            .find(|tail| self.resolve(tail) == Resolution::Rule(place));
+        format!("@{}", found.unwrap_or(name))
+    }
+
     /// The rules `prompt` mentions, in name order, each with the mentions
     /// naming it; the ambiguous mentions and the unknown ones that look
     /// like rule names, in prompt order.
@@ -133,9 +163,7 @@ impl Requests {
         }
         let mut by_rule: Vec<(usize, Vec<String>)> = Vec::new();
         let mut hints = Vec::new();
-        let names = self
-            .names
-            .get_or_init(|| MentionNames::new(self.all.iter().map(String::as_str)));
+        let names = self.names();
         for mention in mentions_in(prompt) {
             let written = format!("@{mention}");
             match names.resolve(mention) {
@@ -283,5 +311,14 @@ mod tests {
                 }
             ]
         );
+    }
+
+    #[test]
+    fn the_shortest_mention_names_the_rule_alone() {
+        let requests = Requests::new(&rules());
+        assert_eq!(requests.shortest_mention(1), "@release");
+        // `x` names two rules: the directory is needed.
+        assert_eq!(requests.shortest_mention(2), "@web/x");
+        assert_eq!(requests.resolve("api/x"), Resolution::Rule(3));
     }
 }

@@ -14,10 +14,14 @@ use crate::base::text::utf16_len;
 use crate::check::{check_project, Report};
 use crate::delivery::frames::FrameLimits;
 use crate::delivery::preview::{preview, Hosts};
+use crate::delivery::selection::read_contents;
+use crate::matching::describe::{describe_no_rule, describe_why_not};
 use crate::matching::event::{Event, Query};
 use crate::matching::explain::FiredRule;
 use crate::matching::facts::{project_tags, Facts};
+use crate::matching::find_rule::NoRule;
 use crate::matching::project::Project;
+use crate::matching::why_not::{why_not, WhyNot};
 use crate::render::import_paths::imported_documents;
 use crate::rules::conditions::normalize_os;
 
@@ -134,6 +138,23 @@ pub struct Answer {
     pub limits: Limits,
 }
 
+/// Why one rule does or does not fire for the case's event, as
+/// `rule-fairy explain --why-not` says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub struct WhyNotAnswer {
+    /// The answer, when the rule was found.
+    pub why_not: Option<WhyNot>,
+    /// Why no rule answers to the name, when none does.
+    pub problem: Option<NoRule>,
+    /// Why no rule can fire at all: the configuration or the rule names
+    /// are broken.
+    pub load_error: Option<Error>,
+    /// The answer in words, a line each, as the command line prints it.
+    pub lines: Vec<String>,
+}
+
 /// A case's files and what is derived from them, kept until a file changes
 /// so that each keystroke in the event or the facts only matches.
 #[derive(Debug)]
@@ -209,24 +230,64 @@ impl Case {
             .collect()
     }
 
+    /// The project's tags from its marker files, read once per change.
+    fn tags(&mut self) -> Vec<String> {
+        self.tags
+            .get_or_insert_with(|| project_tags(&self.fs, ROOT))
+            .clone()
+    }
+
+    /// The names of the rules the case's project holds, in name order;
+    /// empty when it cannot load.
+    pub fn rule_names(&mut self) -> Vec<String> {
+        match self.project() {
+            Ok(project) => project.rules.rules.iter().map(|r| r.name.clone()).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Why the rule named `rule` does or does not fire for one event with
+    /// its facts; an edited path's content is its file in the case.
+    pub fn why_not(&mut self, rule: &str, event: &EventInput, facts: &FactInputs) -> WhyNotAnswer {
+        let facts = facts.facts(self.tags());
+        let event = event.event();
+        self.project();
+        let project = match self.project.as_ref().expect("just loaded") {
+            Ok(project) => project,
+            Err(error) => {
+                let error = relative_error(error.clone());
+                return WhyNotAnswer {
+                    why_not: None,
+                    problem: None,
+                    lines: vec![format!("No rule can fire: {error}")],
+                    load_error: Some(error),
+                };
+            }
+        };
+        let contents = read_contents(&self.fs, project, &event.matched_paths());
+        let query = Query::new(&event, &facts).with_contents(contents.as_deref());
+        match why_not(project, &query, rule, None) {
+            Ok(answer) => WhyNotAnswer {
+                lines: describe_why_not(&answer),
+                why_not: Some(answer),
+                problem: None,
+                load_error: None,
+            },
+            Err(problem) => WhyNotAnswer {
+                lines: vec![describe_no_rule(&problem)],
+                why_not: None,
+                problem: Some(problem),
+                load_error: None,
+            },
+        }
+    }
+
     /// Answers one event with its facts.
     pub fn answer(&mut self, event: &EventInput, facts: &FactInputs) -> Answer {
         let limits = FrameLimits::default();
-        let tags = self
-            .tags
-            .get_or_insert_with(|| project_tags(&self.fs, ROOT))
-            .clone();
+        let tags = self.tags();
         let facts = facts.facts(tags.clone());
-        let event = match event {
-            EventInput::Prompt { prompt } => Event::prompt(prompt.clone()),
-            EventInput::Edit { paths: typed } => Event::Edit {
-                paths: typed
-                    .iter()
-                    .map(|p| paths::normalize_for_match(p.trim()))
-                    .filter(|p| !p.is_empty())
-                    .collect(),
-            },
-        };
+        let event = event.event();
         let mut answer = Answer {
             load_error: None,
             project_tags: tags,
@@ -277,6 +338,23 @@ impl Case {
             Err(error) => Rendered::Error(relative_error(error)),
         });
         answer
+    }
+}
+
+impl EventInput {
+    /// The event as typed: an edit's paths trimmed and normalised, blank
+    /// ones dropped.
+    fn event(&self) -> Event {
+        match self {
+            EventInput::Prompt { prompt } => Event::prompt(prompt.clone()),
+            EventInput::Edit { paths: typed } => Event::Edit {
+                paths: typed
+                    .iter()
+                    .map(|p| paths::normalize_for_match(p.trim()))
+                    .filter(|p| !p.is_empty())
+                    .collect(),
+            },
+        }
     }
 }
 
@@ -457,5 +535,37 @@ mod tests {
         case.put_file(".cursor/rules/a.mdc", "# A\n\n@docs/one.md#x\n@docs/two.md");
         case.put_file("docs/two.md", "two");
         assert_eq!(case.missing_documents(), ["docs/one.md"]);
+    }
+
+    #[test]
+    fn why_a_rule_does_not_fire_in_the_command_lines_words() {
+        let mut case = webshop();
+        case.put_file(
+            ".cursor/rules/sql.mdc",
+            "---\nfileContains: DROP TABLE\n---\n# SQL",
+        );
+        case.put_file("src/db.ts", "const q = 'SELECT 1'");
+        assert_eq!(case.rule_names(), ["base.mdc", "sql.mdc", "ui.mdc"]);
+        let edit = EventInput::Edit {
+            paths: vec!["src/db.ts".into()],
+        };
+        let answer = case.why_not("sql.mdc", &edit, &FactInputs::default());
+        assert!(!answer.why_not.expect("sql.mdc is a rule").fires);
+        assert!(
+            answer
+                .lines
+                .contains(&"  fileContains `DROP TABLE` ✗ (not found in src/db.ts)".to_string()),
+            "{:#?}",
+            answer.lines
+        );
+        let unknown = case.why_not("sq.mdc", &edit, &FactInputs::default());
+        assert_eq!(
+            unknown.lines,
+            ["no rule is named sq.mdc; did you mean sql.mdc?"]
+        );
+        case.put_file("rule-fairy.edn", "{:rule 1}");
+        let broken = case.why_not("sql.mdc", &edit, &FactInputs::default());
+        assert!(broken.load_error.is_some() && broken.lines[0].starts_with("No rule can fire: "));
+        assert!(case.rule_names().is_empty());
     }
 }

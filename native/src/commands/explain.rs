@@ -14,21 +14,37 @@ use crate::location::{display_path, event_path, project_root};
 use crate::stdfs::StdFs;
 use crate::{ExplainArgs, RenderHost};
 
-pub(crate) fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
-    let root = project_root(args.project.as_deref())?;
-    let project = Project::load(&StdFs, &root).map_err(|e| located(&root, &e))?;
-    let facts = args.facts.facts(&project);
-    let (event, contents) = match &args.prompt {
+/// The event the flags name, with each path's content when some rule
+/// tests it (`fileContains`).
+pub(crate) type FlagEvent = (Event, Option<Vec<Option<String>>>);
+
+/// The event `--prompt` or `--path` names, for `project` at `root`.
+pub(crate) fn event_of(
+    args: &ExplainArgs,
+    root: &str,
+    project: &Project,
+) -> Result<FlagEvent, String> {
+    Ok(match &args.prompt {
         Some(prompt) => (Event::prompt(prompt.clone()), None),
         None => {
-            let paths: Vec<String> = args.path.iter().map(|p| event_path(&root, p)).collect();
+            let paths: Vec<String> = args.path.iter().map(|p| event_path(root, p)).collect();
             let contents = match project.index.needs_contents() {
-                true => Some(args.facts.contents(&root, &paths)?),
+                true => Some(args.facts.contents(root, &paths)?),
                 false => None,
             };
             (Event::Edit { paths }, contents)
         }
-    };
+    })
+}
+
+pub(crate) fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
+    let root = project_root(args.project.as_deref())?;
+    let project = Project::load(&StdFs, &root).map_err(|e| located(&root, &e))?;
+    if let Some(rule) = &args.why_not {
+        return super::why_not::run(args, &root, &project, rule);
+    }
+    let facts = args.facts.facts(&project);
+    let (event, contents) = event_of(args, &root, &project)?;
     let hosts = Hosts {
         codex: args.render == Some(RenderHost::Codex),
         claude: args.render == Some(RenderHost::Claude),

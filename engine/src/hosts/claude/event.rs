@@ -22,10 +22,7 @@ use crate::matching::event::{Event, Query};
 use crate::matching::project::Project;
 use crate::render::labels::{delivery_line, line_safe};
 
-/// A rule delivered this long ago or less is not delivered again, whatever
-/// the conversation shows: tool calls that run side by side read the
-/// conversation before either one's context is in it.
-pub(crate) const RECENT_DELIVERY_MS: i64 = 60_000;
+use crate::matching::held_back::RECENT_DELIVERY_MS;
 
 /// The result of one delivery decision.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

@@ -1,0 +1,49 @@
+// Why one rule does or does not fire for the event: a rule picked from the
+// case's rules, and the engine's answer in the words `rule-fairy explain
+// --why-not` prints, one condition a line.
+
+import { el } from "./dom.js";
+
+/** @typedef {import("./engine/rule_fairy_wasm.js").Playground} Playground */
+/** @typedef {import("./engine/rule_fairy_wasm.js").EventInput} EventInput */
+/** @typedef {import("./engine/rule_fairy_wasm.js").FactInputs} FactInputs */
+
+export class WhyNotView {
+  /**
+   * @param {{ rule: HTMLSelectElement, answer: HTMLElement }} at
+   * @param {() => void} changed called when another rule is picked
+   */
+  constructor(at, changed) {
+    this.rule = at.rule;
+    this.answer = at.answer;
+    this.rule.addEventListener("change", changed);
+  }
+
+  /**
+   * The case's rules to pick from; the rule picked stays picked while the
+   * case holds it.
+   * @param {string[]} names
+   */
+  names(names) {
+    const picked = this.rule.value;
+    this.rule.replaceChildren(
+      el("option", { value: "" }, "pick a rule…"),
+      ...names.map((name) => el("option", { value: name }, name)),
+    );
+    this.rule.value = names.includes(picked) ? picked : "";
+  }
+
+  /**
+   * @param {Playground} engine
+   * @param {EventInput} event
+   * @param {FactInputs} facts
+   */
+  show(engine, event, facts) {
+    const rule = this.rule.value;
+    this.answer.hidden = rule === "";
+    if (rule === "") return;
+    const answer = engine.whyNot(rule, event, facts);
+    this.answer.dataset.fires = String(answer.whyNot?.fires ?? false);
+    this.answer.textContent = answer.lines.join("\n");
+  }
+}
