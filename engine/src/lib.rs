@@ -107,7 +107,7 @@ pub use hosts::shell;
 /// decision per event.
 pub mod claude {
     pub use crate::hosts::claude::gate::gate_answer;
-    pub use crate::hosts::claude::state::{after_compaction, session_report};
+    pub use crate::hosts::claude::state::{after_compaction, held_by, session_report};
     pub use crate::hosts::claude::workspace::{ClaudeWorkspace, EventRequest};
 }
 
@@ -115,7 +115,7 @@ pub mod claude {
 /// the session state and the transcript scan.
 pub mod codex {
     pub use crate::hosts::codex::hook::{decide, decide_shell, Answer, Delivered, Host};
-    pub use crate::hosts::codex::state::{session_report, Metrics, SessionState};
+    pub use crate::hosts::codex::state::{held_by, session_report, Metrics, SessionState};
     pub use crate::hosts::codex::transcript::{advance, resume, ScanCursor};
 }
 

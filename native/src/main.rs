@@ -88,6 +88,13 @@ pub struct ExplainArgs {
     /// it declares, what it wanted, what the event had, and the verdict.
     #[arg(long, value_name = "RULE", conflicts_with = "render")]
     why_not: Option<String>,
+    /// With --why-not: the session whose record says whether the rule would
+    /// be held back (its state file in the project's `.rule-fairy/`).
+    #[arg(long, value_name = "ID", requires = "why_not")]
+    session: Option<String>,
+    /// With --session: which host's session, when both have one of that id.
+    #[arg(long, value_name = "HOST", requires = "session")]
+    host: Option<StatusHost>,
     #[command(flatten)]
     facts: facts::FactArgs,
 }

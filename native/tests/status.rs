@@ -335,3 +335,57 @@ fn the_status_skill_launcher_picks_the_session_and_runs_only_status_and_doctor()
     let value: Value = serde_json::from_str(&stdout(&real)).unwrap();
     assert_eq!(value["sessions"], json!([]));
 }
+
+#[test]
+fn why_not_with_a_session_says_whether_its_record_holds_the_rule_back() {
+    let p = rules_project();
+    p.hook("prompt", &prompt_input("s1", "a blue button", None));
+    let why = |args: &[&str]| {
+        let mut all = vec![
+            "explain",
+            "--prompt",
+            "a button",
+            "--why-not",
+            "ui/components.mdc",
+        ];
+        all.extend_from_slice(args);
+        p.run(&all)
+    };
+    let text = stdout(&why(&["--session", "s1"]));
+    assert!(
+        text.contains("delivery: durable: held back: delivered in this session and not due again"),
+        "{text}"
+    );
+    // A Claude Code session of the same id: the host must be named.
+    p.write(
+        ".rule-fairy/claude/s1.json",
+        r#"{"delivered":{},"shell":{"checked_at_ms":null,"pending":[]},"ts":5}"#,
+    );
+    let both = why(&["--session", "s1"]);
+    assert_eq!(both.status.code(), Some(1));
+    assert!(
+        stderr(&both).contains("say which with --host claude or --host codex"),
+        "{}",
+        stderr(&both)
+    );
+    let claude = stdout(&why(&["--session", "s1", "--host", "claude"]));
+    assert!(
+        claude.contains("not held back: never delivered in this session"),
+        "{claude}"
+    );
+    let json: Value = serde_json::from_str(&stdout(&why(&[
+        "--session",
+        "s1",
+        "--host",
+        "codex",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(json["delivery"]["session"]["held"], json!(true), "{json}");
+    let missing = why(&["--session", "s9"]);
+    assert!(
+        stderr(&missing).contains("no session s9"),
+        "{}",
+        stderr(&missing)
+    );
+}

@@ -176,6 +176,32 @@ fn read_sessions(
     }
 }
 
+/// The text of `host`'s state file of session `id` under `root`; `None`
+/// when there is none. Read as `status` reads it: no link followed, no
+/// FIFO opened, at most [`STATE_CAP`] bytes.
+pub(crate) fn state_text(
+    root: &Path,
+    host: SessionHost,
+    id: &str,
+) -> Result<Option<String>, String> {
+    let parts = [".rule-fairy", host.name()];
+    let shown = format!(".rule-fairy/{}/{id}.json", host.name());
+    if id.is_empty() || id.contains('/') || id.starts_with('.') {
+        return Err(format!("{id:?} cannot name a session"));
+    }
+    let Some(dir) = owned_dir::existing(root, &parts)? else {
+        return Ok(None);
+    };
+    let file = dir.join(format!("{id}.json"));
+    if std::fs::symlink_metadata(&file).is_err() {
+        return Ok(None);
+    }
+    let bytes = owned_dir::read_capped(&file, STATE_CAP).map_err(|e| format!("{shown}: {e}"))?;
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| format!("{shown}: it is not UTF-8 text"))
+}
+
 fn human(status: &Status, wanted: Option<&str>) -> String {
     let mut out = String::new();
     let upfront = &status.every_rule_at_start;

@@ -3,7 +3,14 @@
 
 use std::process::ExitCode;
 
-use rule_fairy_engine::{describe_no_rule, describe_why_not, why_not, NoRule, Project, Query};
+use std::path::Path;
+
+use rule_fairy_engine::status::SessionHost;
+use rule_fairy_engine::{
+    describe_no_rule, describe_why_not, why_not, HeldBy, NoRule, Project, Query,
+};
+
+use super::status::state_text;
 
 use super::explain::event_of;
 use crate::ExplainArgs;
@@ -20,9 +27,15 @@ pub(crate) fn run(
     let facts = args.facts.facts(project);
     let (event, contents) = event_of(args, root, project)?;
     let query = Query::new(&event, &facts).with_contents(contents.as_deref());
-    // No session is read here: the answer states what a delivery record
-    // would do, not what one did.
-    match why_not(project, &query, rule, None) {
+    // With a session, its record says what it would do; without, the
+    // answer states the rule for both hosts.
+    let mut answer = why_not(project, &query, rule, None);
+    if let (Some(id), Ok(found)) = (&args.session, &answer) {
+        // The record names the rule by its name, whatever the person typed.
+        let held = held_by(args, root, &found.name, id)?;
+        answer = why_not(project, &query, rule, Some(&held));
+    }
+    match answer {
         Ok(answer) if args.json => {
             let json = serde_json::to_string(&answer).expect("answers serialise");
             crate::output::print_line(&json)?;
@@ -46,4 +59,40 @@ pub(crate) fn run(
             })
         }
     }
+}
+
+/// What session `id`'s record says of the rule `name`: Claude Code's or
+/// Codex's, whichever has the session, or the one `--host` names.
+fn held_by(args: &ExplainArgs, root: &str, name: &str, id: &str) -> Result<HeldBy, String> {
+    let hosts: Vec<SessionHost> = match args.host {
+        Some(host) => vec![host.host()],
+        None => vec![SessionHost::Claude, SessionHost::Codex],
+    };
+    let mut found = Vec::new();
+    for host in hosts {
+        if let Some(text) = state_text(Path::new(root), host, id)? {
+            found.push((host, text));
+        }
+    }
+    let (host, text) = match found.len() {
+        0 => return Err(format!("no session {id} in {root}/.rule-fairy")),
+        1 => found.remove(0),
+        _ => {
+            return Err(format!(
+                "both Claude Code and Codex have a session {id}: say which with --host claude or --host codex"
+            ))
+        }
+    };
+    let file = format!(".rule-fairy/{}/{id}.json", host.name());
+    let held = match host {
+        SessionHost::Claude => rule_fairy_engine::claude::held_by(&text, name, now_ms()),
+        SessionHost::Codex => rule_fairy_engine::codex::held_by(&text, name),
+    };
+    held.map_err(|why| format!("{file} is not a session state: {why}"))
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -92,9 +92,19 @@ export interface Error {
 }
 
 /**
+ * How a rule can come at all.
+ */
+export type RuleKind = "alwaysOn" | "alwaysOnBelow" | "requestable" | "manual" | "conditional";
+
+/**
  * How bad a finding is; errors sort before warnings.
  */
 export type Severity = "error" | "warning";
+
+/**
+ * One condition the rule declares, judged against the event.
+ */
+export type Check = { check: "alwaysApply"; held: boolean; atPrompt: boolean } | { check: "keywords"; anyOf: Term[]; requires: Term[]; held: boolean; atPrompt: boolean } | { check: "glob"; glob: string; path?: string; outcome: GlobOutcome; held: boolean; error?: string } | { check: "fileContains"; pattern: string; path?: string; outcome: ContentOutcome; held: boolean; error?: string } | { check: "read"; file: string; held: boolean } | ({ check: "fact" } & Outcome);
 
 /**
  * One entry of a directory listing, as the host's listing gives it (the
@@ -205,6 +215,33 @@ export interface EventRequest {
 }
 
 /**
+ * One path of a path event, judged on its own (behaviour §2.4: a path
+ * event selects a rule for the path that reached it).
+ */
+export interface PathVerdict {
+    /**
+     * The path as globs see it: project-relative, normalised (§2.1).
+     */
+    path: string;
+    /**
+     * The path as the event gave it, when that differs.
+     */
+    given?: string;
+    /**
+     * It leaves the project, so no rule matches it (§0.1).
+     */
+    outside: boolean;
+    /**
+     * A glob or `fileContains` of the rule held for it.
+     */
+    reached: boolean;
+    /**
+     * The rule fires for it.
+     */
+    fires: boolean;
+}
+
+/**
  * One problem found, at a file and, where known, a line. It serializes
  * flat: `severity`, `file`, `line`, `message`, `hint`.
  */
@@ -221,6 +258,20 @@ export interface Finding extends Place {
      * What to write instead, when there is a clear fix.
      */
     hint?: string;
+}
+
+/**
+ * One prompt term and whether the prompt holds it.
+ */
+export interface Term {
+    /**
+     * The term, lower-cased as the rule declares it.
+     */
+    term: string;
+    /**
+     * Whether the prompt holds it (behaviour §2.4's boundaries).
+     */
+    found: boolean;
 }
 
 /**
@@ -371,14 +422,52 @@ export interface Report {
 }
 
 /**
+ * What a delivery record does with a rule once it fires.
+ */
+export interface Delivery {
+    /**
+     * Ephemeral (per-turn facts): never recorded, never held back;
+     * otherwise durable, delivered once per session.
+     */
+    ephemeral: boolean;
+    /**
+     * The session's answer, when a view of its record was given; without
+     * one the rule above is all there is to say.
+     */
+    session?: HoldBack;
+}
+
+/**
  * What a host says a path is.
  */
 export type HostKind = "file" | "dir" | "other";
 
 /**
+ * What a session's record says of one rule, as a host read it.
+ */
+export type HeldBy = { host: "claude"; deliveredAt: number | undefined; inConversation: boolean; now: number } | { host: "codex"; delivered: boolean; dueAgain: boolean };
+
+/**
  * What a shell event must gather before it is decided.
  */
 export type ShellPlan = "off" | "start" | "check";
+
+/**
+ * What kind of event it is: what labels name (`[rule-fairy error: <kind>
+ * delivery failed]`), what a delivery id is made from, and what `explain`
+ * prints as the event.
+ */
+export type EventKind = "prompt" | "edit" | "shell" | "read" | "session start";
+
+/**
+ * What one `fileContains` pattern made of one path's content.
+ */
+export type ContentOutcome = "found" | "notFound" | "unreadable" | "notRead" | "noPath" | "invalid";
+
+/**
+ * What one glob made of one path.
+ */
+export type GlobOutcome = "matched" | "missed" | "noPath" | "invalid" | "afterInvalid";
 
 /**
  * What the mod does with an event's answer.
@@ -526,6 +615,124 @@ export interface Place {
     line?: number;
 }
 
+/**
+ * Whether a delivery record holds the rule back, and why.
+ */
+export interface HoldBack {
+    /**
+     * Held back: it would fire, and still not be delivered.
+     */
+    held: boolean;
+    /**
+     * Why.
+     */
+    reason: HoldReason;
+    /**
+     * For a Claude Code delivery, how long ago it was (milliseconds).
+     */
+    agoMs?: number;
+}
+
+/**
+ * Why a rule that fires is held back or delivered.
+ */
+export type HoldReason = "ephemeral" | "neverDelivered" | "inConversation" | "deliveredRecently" | "dueAgain" | "delivered";
+
+/**
+ * Why no rule answers to a name.
+ */
+export type NoRule = { problem: "unknown"; name: string; nearest: string[] } | { problem: "ambiguous"; name: string; candidates: string[] } | { problem: "broken"; name: string; place: Place; message: string };
+
+/**
+ * Why one rule does or does not fire for one event.
+ */
+export interface WhyNot {
+    /**
+     * The rule's name.
+     */
+    name: string;
+    /**
+     * Its file, project-relative.
+     */
+    file: string;
+    /**
+     * The event judged.
+     */
+    event: EventKind;
+    /**
+     * How the rule can come at all.
+     */
+    kind: RuleKind;
+    /**
+     * A requestable rule's description, as the index offers it.
+     */
+    description?: string;
+    /**
+     * A nested folder's rule: the directory its globs are relative to.
+     */
+    base?: string;
+    /**
+     * The shortest mention that names it, with its `@`.
+     */
+    mention: string;
+    /**
+     * `match: all`: every condition must hold; else one is enough.
+     */
+    matchAll: boolean;
+    /**
+     * Every condition it declares, judged: `alwaysApply`, the keywords,
+     * each glob on each path, each `fileContains` pattern on each path's
+     * content, then the facts.
+     */
+    checks: Check[];
+    /**
+     * For a path event, each path's verdict, in the event's order.
+     */
+    paths?: PathVerdict[];
+    /**
+     * Whether the conditions combine to true (for a path event: for some
+     * path that reached the rule).
+     */
+    conditionsHold: boolean;
+    /**
+     * The prompt's mentions naming the rule, which select it whatever its
+     * conditions (§9.3).
+     */
+    mentioned?: string[];
+    /**
+     * The verdict: the event selects the rule.
+     */
+    fires: boolean;
+    /**
+     * What a delivery record does with it once it fires.
+     */
+    delivery: Delivery;
+}
+
+/**
+ * Why one rule does or does not fire for the case's event, as
+ * `rule-fairy explain --why-not` says it.
+ */
+export interface WhyNotAnswer {
+    /**
+     * The answer, when the rule was found.
+     */
+    whyNot: WhyNot | undefined;
+    /**
+     * Why no rule answers to the name, when none does.
+     */
+    problem: NoRule | undefined;
+    /**
+     * Why no rule can fire at all: the configuration or the rule names
+     * are broken.
+     */
+    loadError: Error | undefined;
+    /**
+     * The answer in words, a line each, as the command line prints it.
+     */
+    lines: string[];
+}
+
 
 /**
  * A playground case: the project's files, kept between keystrokes so that
@@ -563,6 +770,18 @@ export class Playground {
      * Removes the file at a project-relative path.
      */
     removeFile(path: string): void;
+    /**
+     * The names of the case's rules, in name order: the rules `whyNot`
+     * can be asked about.
+     */
+    ruleNames(): string[];
+    /**
+     * Why the rule named `rule` does or does not fire for one event
+     * (`event` and `facts` as `answer` takes them): `{ whyNot, problem,
+     * loadError, lines }`, `lines` in the words `rule-fairy explain
+     * --why-not` prints.
+     */
+    whyNot(rule: string, event: EventInput, facts: FactInputs): WhyNotAnswer;
 }
 
 /**
@@ -812,6 +1031,8 @@ export interface InitOutput {
     readonly playground_new: () => number;
     readonly playground_putFile: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly playground_removeFile: (a: number, b: number, c: number) => void;
+    readonly playground_ruleNames: (a: number) => [number, number];
+    readonly playground_whyNot: (a: number, b: number, c: number, d: any, e: any) => [number, number, number];
     readonly ruleFilesIn: (a: number, b: number, c: number, d: number) => [number, number];
     readonly sessionIdProblem: (a: number, b: number) => [number, number];
     readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];

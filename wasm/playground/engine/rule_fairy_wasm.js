@@ -91,6 +91,36 @@ export class Playground {
         const len0 = WASM_VECTOR_LEN;
         wasm.playground_removeFile(this.__wbg_ptr, ptr0, len0);
     }
+    /**
+     * The names of the case's rules, in name order: the rules `whyNot`
+     * can be asked about.
+     * @returns {string[]}
+     */
+    ruleNames() {
+        const ret = wasm.playground_ruleNames(this.__wbg_ptr);
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * Why the rule named `rule` does or does not fire for one event
+     * (`event` and `facts` as `answer` takes them): `{ whyNot, problem,
+     * loadError, lines }`, `lines` in the words `rule-fairy explain
+     * --why-not` prints.
+     * @param {string} rule
+     * @param {EventInput} event
+     * @param {FactInputs} facts
+     * @returns {WhyNotAnswer}
+     */
+    whyNot(rule, event, facts) {
+        const ptr0 = passStringToWasm0(rule, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.playground_whyNot(this.__wbg_ptr, ptr0, len0, event, facts);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
 }
 if (Symbol.dispose) Playground.prototype[Symbol.dispose] = Playground.prototype.free;
 

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::hosts::journal::Journal;
 use crate::hosts::shell::ShellState;
 use crate::hosts::status::{report, SessionReport};
+use crate::matching::held_back::HeldBy;
 
 /// Everything the mod remembers about one session between events.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,6 +81,28 @@ pub fn session_report(text: &str) -> Result<SessionReport, String> {
         state.shell.pending,
         Some(state.ts).filter(|&ts| ts > 0),
     ))
+}
+
+/// What a saved state says of `rule` for `explain --why-not --session`
+/// (behaviour §10.3): when it was last delivered. The record is cleared by
+/// a compaction ([`after_compaction`]), so a rule it names was delivered
+/// into the conversation as it is now, which the command cannot read: it
+/// counts as held there.
+///
+/// ```
+/// use rule_fairy_engine::claude::held_by;
+/// use rule_fairy_engine::HeldBy;
+/// let held = held_by(r#"{"delivered":{"a.mdc":5}}"#, "a.mdc", 9).unwrap();
+/// assert_eq!(held, HeldBy::Claude { delivered_at: Some(5), in_conversation: true, now: 9 });
+/// ```
+pub fn held_by(text: &str, rule: &str, now_ms: i64) -> Result<HeldBy, String> {
+    let state = SessionState::parse(text)?;
+    let delivered_at = state.delivered.get(rule).copied();
+    Ok(HeldBy::Claude {
+        delivered_at,
+        in_conversation: delivered_at.is_some(),
+        now: now_ms,
+    })
 }
 
 /// The saved state after the conversation was compacted: the one-minute

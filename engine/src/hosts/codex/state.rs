@@ -13,6 +13,7 @@ use crate::hosts::codex::transcript::ScanCursor;
 use crate::hosts::journal::Journal;
 use crate::hosts::shell::ShellState;
 use crate::hosts::status::{report, SessionReport};
+use crate::matching::held_back::HeldBy;
 
 /// Transcript growth after which a delivered rule is sent again even
 /// without a compaction record: a fallback for context cleanup that leaves
@@ -90,6 +91,45 @@ const STATE_KEYS: &[&str] = &[
 /// assert_eq!(session_report(r#"{"name":"x"}"#).unwrap_err(), "it has none of a session state's keys");
 /// ```
 pub fn session_report(text: &str) -> Result<SessionReport, String> {
+    let state = saved_state(text)?;
+    Ok(report(
+        state.journal,
+        state.shell.pending,
+        state.saved_at_ms,
+    ))
+}
+
+/// What a saved state says of `rule` for `explain --why-not --session`
+/// (behaviour §10.3): whether it is recorded as delivered, and whether a
+/// compaction the hooks counted since makes it due again (the transcript's
+/// growth since the last hook is not read here).
+///
+/// ```
+/// use rule_fairy_engine::codex::held_by;
+/// use rule_fairy_engine::HeldBy;
+/// let text = r#"{"injected":{"a.mdc":{"compaction_count":0}},"transcript_scan":{"scanned_bytes":500,"compaction_count":1}}"#;
+/// assert_eq!(held_by(text, "a.mdc").unwrap(), HeldBy::Codex { delivered: true, due_again: true });
+/// ```
+pub fn held_by(text: &str, rule: &str) -> Result<HeldBy, String> {
+    let (state, _) = saved_state(text)?.validated();
+    let then = state.injected.get(rule);
+    let now = Metrics {
+        size: None,
+        compaction_count: state
+            .transcript_scan
+            .compaction_count
+            .max(state.announced_compactions),
+    };
+    Ok(HeldBy::Codex {
+        delivered: then.is_some(),
+        due_again: then.is_some_and(|then| needs_injection(Some(then), Some(&now))),
+    })
+}
+
+/// A state file's text read strictly: empty, not an object, or an object
+/// with none of a state's keys (another program's JSON, which the lenient
+/// reading would take for an empty state) is an error.
+fn saved_state(text: &str) -> Result<SessionState, String> {
     if text.trim().is_empty() {
         return Err("the file is empty".to_string());
     }
@@ -103,12 +143,7 @@ pub fn session_report(text: &str) -> Result<SessionReport, String> {
     {
         return Err("it has none of a session state's keys".to_string());
     }
-    let state: SessionState = serde_json::from_value(value).map_err(|e| e.to_string())?;
-    Ok(report(
-        state.journal,
-        state.shell.pending,
-        state.saved_at_ms,
-    ))
+    serde_json::from_value(value).map_err(|e| e.to_string())
 }
 
 /// Whether a rule is due, given the metrics at its last delivery (`None`:
