@@ -21,6 +21,7 @@ mod output;
 mod owned_dir;
 mod review;
 mod stdfs;
+mod utc;
 
 #[derive(Parser)]
 #[command(

@@ -298,25 +298,12 @@ fn human(status: &Status, wanted: Option<&str>) -> String {
     out
 }
 
-/// `YYYY-MM-DD HH:MM:SS UTC` of epoch milliseconds (the days to a civil
-/// date by the proleptic Gregorian calendar's 400-year cycle).
+/// `YYYY-MM-DD HH:MM:SS UTC` of epoch milliseconds.
 fn utc_time(at_ms: i64) -> String {
-    let seconds = at_ms.div_euclid(1000);
-    let (days, in_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let t = crate::utc::utc(at_ms);
     format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
-        in_day / 3600,
-        in_day % 3600 / 60,
-        in_day % 60
+        "{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC",
+        t.year, t.month, t.day, t.hour, t.minute, t.second
     )
 }
 
