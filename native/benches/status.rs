@@ -2,7 +2,7 @@
 //! project with 50 session files, start to exit, beside the floor of a
 //! process of the same binary that does nothing (`--version`). Half the
 //! sessions are Codex's, made by real hook runs (a prompt and ten edits
-//! each); half are Claude Code's, each holding a full journal (the 200
+//! each); half are Claude Code's, each holding a full journal (the 100
 //! deliveries a journal keeps), the largest a state file gets. Run with
 //! `scripts/bench`; prints medians.
 
@@ -56,11 +56,11 @@ fn claude_session(p: &Project, session: &str, at: i64) {
             k % 200
         )
     };
-    let deliveries: Vec<String> = (0..200).map(delivery).collect();
+    let deliveries: Vec<String> = (0..100).map(delivery).collect();
     p.write(
         &format!(".rule-fairy/claude/{session}.json"),
         format!(
-            r#"{{"delivered":{{}},"shell":{{"checked_at_ms":{at},"pending":[]}},"journal":{{"deliveries":[{}],"totals":{{"deliveries":200,"rules":200,"chars":80000}}}},"ts":{at}}}"#,
+            r#"{{"delivered":{{}},"shell":{{"checked_at_ms":{at},"pending":[]}},"journal":{{"deliveries":[{}],"totals":{{"deliveries":100,"rules":100,"chars":40000}}}},"ts":{at}}}"#,
             deliveries.join(",")
         ),
     );
