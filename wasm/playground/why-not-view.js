@@ -16,6 +16,8 @@ export class WhyNotView {
   constructor(at, changed) {
     this.rule = at.rule;
     this.answer = at.answer;
+    /** @type {string | undefined} the names the options were last made of, one a line */
+    this.known = undefined;
     this.rule.addEventListener("change", changed);
   }
 
@@ -25,6 +27,11 @@ export class WhyNotView {
    * @param {string[]} names
    */
   names(names) {
+    // Most edits of a file change no rule's name: the options stay, since
+    // building 200 of them again is most of what a keystroke would cost.
+    const known = names.join("\n");
+    if (known === this.known) return;
+    this.known = known;
     const picked = this.rule.value;
     this.rule.replaceChildren(
       el("option", { value: "" }, "pick a rule…"),
