@@ -175,7 +175,7 @@ fn status_lists_what_a_session_received_and_what_every_rule_up_front_would_cost(
     let text = stdout(&p.run(&["status"]));
     assert!(text.contains("Codex session s1"), "{text}");
     assert!(
-        text.contains("    testing.mdc (glob *.test.ts), "),
+        text.contains("    testing.mdc (glob `*.test.ts` on src/a.test.ts), "),
         "{text}"
     );
     assert!(

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use rule_fairy_engine::status::{
     estimated_tokens, upfront_cost, SessionHost, SessionReport, UpfrontCost,
 };
-use rule_fairy_engine::{describe_briefly, Project};
+use rule_fairy_engine::{describe, Project};
 use serde::Serialize;
 
 use crate::location::project_root;
@@ -246,7 +246,8 @@ fn human(status: &Status, wanted: Option<&str>) -> String {
                 estimated_tokens(delivery.chars)
             ));
             for rule in &delivery.rules {
-                let why: Vec<String> = rule.reasons.iter().filter_map(describe_briefly).collect();
+                // In full, with the path a glob matched: the person asked.
+                let why: Vec<String> = rule.reasons.iter().map(describe).collect();
                 let why = if why.is_empty() {
                     String::new()
                 } else {
