@@ -48,6 +48,8 @@ const RULES = {
 let home;
 let project;
 let mock;
+// The mock's script; a later test adds the turns it needs a session id for.
+let script;
 let sessionId;
 const debugFile = () => join(home, "debug.log");
 
@@ -68,7 +70,7 @@ before(async () => {
   git(["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "start"]);
   mkdirSync(join(home, "config"));
   const app = join(project, "src/app.ts");
-  mock = await startMock([
+  mock = await startMock((script = [
     {
       prompt: "add a widget",
       turns: [
@@ -99,7 +101,7 @@ before(async () => {
       ],
     },
     { prompt: "one more widget", turns: [{ text: "Sure." }] },
-  ]);
+  ]));
 });
 
 after(async () => {
@@ -700,4 +702,46 @@ test("instruction files Claude Code does not load come with the edit or shell ch
   } finally {
     await own.close();
   }
+});
+
+test("/rule-fairy:status runs status and doctor through the skill's launcher, and the model reads what the session received", async () => {
+  assert.ok(sessionId, "the first session ran");
+  const launcher = join(REPO, "skills/status/scripts/run");
+  // The model follows the skill: both commands as SKILL.md writes them.
+  script.push({
+    prompt: "What this session received",
+    turns: [
+      {
+        tool: "Bash",
+        input: {
+          command: `"${launcher}" status --host claude --session ${sessionId}`,
+          description: "What this session received",
+        },
+      },
+      { tool: "Bash", input: { command: `"${launcher}" doctor`, description: "Doctor" } },
+      { text: "This session received five rules; nothing is broken." },
+    ],
+  });
+  const before = mock.requests.length;
+  const result = await run([
+    "/rule-fairy:status",
+    "--resume",
+    sessionId,
+    "--permission-mode",
+    "acceptEdits",
+    "--allowedTools",
+    "Bash",
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const asked = mock.requests.slice(before).map((r) => JSON.stringify(r.messages));
+  assert.equal(asked.length, 3, "one request per assistant turn");
+  // Claude Code handed the model the skill, with this session's id in it.
+  assert.ok(asked[0].includes(`--session ${sessionId}`), "the skill's session id was filled in");
+  // What `status` printed reached the model: this session and its rules.
+  assert.ok(asked[1].includes(`Claude Code session ${sessionId}`), asked[1].slice(-2000));
+  assert.match(asked[1], /typescript\.mdc \(glob `src\/\*\*\/\*\.ts` on src\/app\.ts\)/);
+  assert.match(asked[1], /notes\.mdc \(glob `notes\/\*\*` on notes\/today\.md\)/);
+  // And then what `doctor` printed.
+  assert.match(asked[2], /ok {6}version: rule-fairy \d/);
+  assert.match(asked[2], /gate: 1 ast-grep rule/);
 });
