@@ -70,7 +70,7 @@ before(async () => {
   git(["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "commit", "-qm", "start"]);
   mkdirSync(join(home, "config"));
   const app = join(project, "src/app.ts");
-  mock = await startMock((script = [
+  script = [
     {
       prompt: "add a widget",
       turns: [
@@ -101,7 +101,8 @@ before(async () => {
       ],
     },
     { prompt: "one more widget", turns: [{ text: "Sure." }] },
-  ]));
+  ];
+  mock = await startMock(script);
 });
 
 after(async () => {

@@ -470,6 +470,49 @@ async function main() {
       "nothing was written under the plugin",
     );
 
+    console.log("turn 6: $status, the skill's launcher running status and doctor");
+    // A session saved later than this one: `--latest` would show it, the
+    // launcher must take Codex's own thread instead.
+    fs.writeFileSync(
+      path.join(project, ".rule-fairy/codex/zz-other-session.json"),
+      JSON.stringify({ injected: {}, saved_at_ms: 9_000_000_000_000 }),
+    );
+    const launcher = path.join(pluginRoot, "skills/status/scripts/run");
+    const beforeStatus = requests.length;
+    mock.expect(
+      answer([shell("call_st1", `"${launcher}" status --host codex`)]),
+      answer([shell("call_st2", `"${launcher}" doctor`)]),
+      answer([say("This session received five rules; nothing is broken.")]),
+    );
+    // The skill's shell runs with the environment Codex gives commands, not
+    // the hooks' PATH: the launcher is told where the program is.
+    const withBin = { ...env, RULE_FAIRY_BIN: path.join(binDir, "rule-fairy") };
+    await codexExec(withBin, project, ["exec", "resume", ...base, thread, "$status"]);
+    const seen = requests.slice(beforeStatus).map((r) => JSON.stringify(r.input));
+    check(seen.length === 3, `$status took three requests (${seen.length})`);
+    // Codex lists the plugin's skills to the model, which opens SKILL.md
+    // when asked for it (the mock plays that part).
+    check(
+      seen[0]?.includes("rule-fairy:status: Shows what Rule Fairy has delivered") ?? false,
+      "Codex offers the model the status skill",
+    );
+    check(
+      (seen[1]?.includes(`Codex session ${thread}`) ?? false) &&
+        !(seen[1]?.includes("zz-other-session") ?? true),
+      "status showed this thread's session, taken from CODEX_THREAD_ID",
+    );
+    check(
+      seen[1]?.includes("ui.mdc (glob `src/ui/**` on src/ui/card.ts)") ?? false,
+      "status named the rules this session received, with why",
+    );
+    // Whether the hooks are trusted is tests/codex/doctor.mjs's to check
+    // (the commands' shell here has no codex on its PATH).
+    check(
+      /version: rule-fairy \d/.test(seen[2] ?? "") && /hook trust: /.test(seen[2] ?? ""),
+      "doctor's answer reached the model",
+    );
+    fs.rmSync(path.join(project, ".rule-fairy/codex/zz-other-session.json"));
+
     console.log("a broken rule: an always-on rule importing a missing document");
     const brokenProject = path.join(work, "broken-project");
     fs.mkdirSync(path.join(brokenProject, ".cursor/rules"), { recursive: true });
