@@ -128,6 +128,7 @@ export async function deliver(
       now,
       facts,
       contents: [],
+      thread: threadRequest(thread),
     };
     // The files `fileContains` tests, read once each, in the order the
     // engine reads them back.
@@ -180,6 +181,19 @@ async function makeSureOfDocuments(
     if (fresh.length === 0) return;
     for (const doc of fresh) done.add(doc);
     await refreshDocuments($, snapshot, fresh);
+  }
+}
+
+/** The thread as the engine names it in the person's line; the main
+ * thread's deliveries name none. */
+function threadRequest(thread: Thread): EventRequest["thread"] {
+  switch (thread.kind) {
+    case "main":
+      return undefined;
+    case "agent":
+      return { kind: "agent", id: thread.id };
+    case "spawn":
+      return { kind: "spawn" };
   }
 }
 

@@ -17,6 +17,11 @@ export interface Sized {
 }
 
 /**
+ * A delivery's thread other than the main one, as the mod names it.
+ */
+export type ThreadRequest = { kind: "agent"; id: string } | { kind: "spawn" };
+
+/**
  * A delivery, or the error that stops it (a missing import, the budget).
  */
 export type Rendered<T> = { ok: T } | { error: Error };
@@ -212,6 +217,11 @@ export interface EventRequest {
      * its order (`None`: it could not be read).
      */
     contents?: (string | null)[];
+    /**
+     * Whose conversation the delivery is for, when not the main thread's
+     * (behaviour §5.7): the person's line names it (§10.1).
+     */
+    thread?: ThreadRequest | null;
 }
 
 /**

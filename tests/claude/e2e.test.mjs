@@ -602,6 +602,20 @@ test("a subagent gets the always-on and keyword rules with its task, and a glob 
     );
     assert.doesNotMatch(all(main[3]), /rule-fairy error/);
     assert.doesNotMatch(all(sub[1]), /rule-fairy error/);
+    // The person's lines name the subagent's deliveries as its own.
+    const lines = result.events
+      .filter((e) => e.type === "system" && e.subtype === "ui_log")
+      .map((e) => e.text);
+    assert.ok(
+      lines.includes(
+        'Rule Fairy (new subagent): always.mdc (always on), widget.mdc (keyword "widget")',
+      ),
+      JSON.stringify(lines),
+    );
+    assert.ok(
+      lines.some((line) => /^Rule Fairy \(subagent [^)]+\): ts\.mdc \(glob /.test(line)),
+      JSON.stringify(lines),
+    );
     // Each conversation has its own record.
     const id = result.events.find((event) => event.session_id !== undefined)?.session_id;
     const states = readdirSync(join(root, ".rule-fairy/claude")).filter((name) =>

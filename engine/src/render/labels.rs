@@ -206,6 +206,17 @@ const DELIVERY_LINE_BUDGET: usize = 600;
 /// );
 /// ```
 pub fn delivery_line<S: AsRef<str>>(rules: &[(String, Vec<Reason>)], deferred: &[S]) -> String {
+    thread_delivery_line(None, rules, deferred)
+}
+
+/// [`delivery_line`] for a delivery to another thread than the main one,
+/// which the prefix names: `Rule Fairy (subagent a1b2): testing.mdc (glob
+/// *.test.ts)`.
+pub fn thread_delivery_line<S: AsRef<str>>(
+    thread: Option<&str>,
+    rules: &[(String, Vec<Reason>)],
+    deferred: &[S],
+) -> String {
     let items: Vec<String> = rules
         .iter()
         .map(|(name, reasons)| {
@@ -223,8 +234,12 @@ pub fn delivery_line<S: AsRef<str>>(rules: &[(String, Vec<Reason>)], deferred: &
             }
         })
         .collect();
+    let prefix = match thread {
+        Some(thread) => format!("Rule Fairy ({}): ", line_safe(thread)),
+        None => DELIVERY_LINE_PREFIX.to_string(),
+    };
     let mut line = format!(
-        "{DELIVERY_LINE_PREFIX}{}",
+        "{prefix}{}",
         named_within(&items, DELIVERY_LINE_BUDGET, "rules")
     );
     if !deferred.is_empty() {

@@ -20,7 +20,7 @@ use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::hosts::journal::{chars_of, rule_records};
 use crate::matching::event::{Event, Query};
 use crate::matching::project::Project;
-use crate::render::labels::{delivery_line, line_safe};
+use crate::render::labels::{line_safe, thread_delivery_line};
 
 use crate::matching::held_back::RECENT_DELIVERY_MS;
 
@@ -83,6 +83,9 @@ pub(crate) struct Circumstances<'a> {
     /// Whether an instruction file (project-relative) may be there, as far
     /// as git's listing tells (behaviour §5.2.2): only those are looked for.
     pub may_exist_instructions: &'a dyn Fn(&str) -> bool,
+    /// The thread the person's line names when it is not the main one
+    /// (`subagent a1b2`, `new subagent`).
+    pub thread: Option<&'a str>,
 }
 
 /// Decides one event. `state` is the session's saved state and comes back,
@@ -103,6 +106,7 @@ pub(crate) fn decide(
         now_ms,
         limits,
         may_exist_instructions,
+        thread,
     } = circumstances;
     let event = query.event;
     let kind = event.kind().name();
@@ -189,7 +193,7 @@ pub(crate) fn decide(
     // The person's line goes first, the problems after it (behaviour §10.1).
     let reasons = reasons_of(project, query, &selection.trigger, &delivery.delivered);
     let mut log: Vec<String> = (!reasons.is_empty() && project.config.notify())
-        .then(|| delivery_line(&reasons, &delivery.deferred))
+        .then(|| thread_delivery_line(thread, &reasons, &delivery.deferred))
         .into_iter()
         .collect();
     log.extend(problems);

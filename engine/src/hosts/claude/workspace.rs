@@ -73,6 +73,34 @@ pub struct EventRequest {
     /// its order (`None`: it could not be read).
     #[serde(default)]
     pub contents: Vec<Option<String>>,
+    /// Whose conversation the delivery is for, when not the main thread's
+    /// (behaviour §5.7): the person's line names it (§10.1).
+    #[serde(default)]
+    pub thread: Option<ThreadRequest>,
+}
+
+/// A delivery's thread other than the main one, as the mod names it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub enum ThreadRequest {
+    /// A subagent, by the agent id its tool calls carry.
+    Agent {
+        /// The agent id.
+        id: String,
+    },
+    /// A subagent about to start, whose task is its first prompt.
+    Spawn,
+}
+
+impl ThreadRequest {
+    /// The thread as the person's line names it.
+    fn named(&self) -> String {
+        match self {
+            ThreadRequest::Agent { id } => format!("subagent {id}"),
+            ThreadRequest::Spawn => "new subagent".to_string(),
+        }
+    }
 }
 
 /// The kinds of [`Event`] the mod reports, as it names them on the wire.
@@ -782,12 +810,14 @@ impl ClaudeWorkspace {
             unreachable!("loaded above")
         };
         let may_exist = |file: &str| self.may_be_instruction(file);
+        let thread = request.thread.as_ref().map(ThreadRequest::named);
         let circumstances = Circumstances {
             delivery_id: &id,
             in_context: &in_context,
             now_ms: request.now,
             limits,
             may_exist_instructions: &may_exist,
+            thread: thread.as_deref(),
         };
         let query = query(project, &event, &facts, &request.contents);
         let mut outcome = decide(&self.fs, project, &query, state, circumstances);
@@ -954,6 +984,7 @@ mod tests {
             now,
             facts: HostFacts::default(),
             contents: Vec::new(),
+            thread: None,
         }
     }
 
@@ -1733,6 +1764,24 @@ mod tests {
         assert!(response.state_error.is_some());
         let state = SessionState::parse(&saved(&response)).unwrap();
         assert_eq!(state.delivered["widget.mdc"], 5_000);
+    }
+
+    #[test]
+    fn a_subagent_s_delivery_line_names_it() {
+        let mut host = workspace(&[(".cursor/rules/w.mdc", WIDGET)]);
+        let mut request = prompt("a widget", 1_000, "");
+        request.thread = Some(ThreadRequest::Agent { id: "a1b2".into() });
+        let answer = host.decide(&request);
+        assert_eq!(
+            answer.log,
+            vec!["Rule Fairy (subagent a1b2): w.mdc (keyword \"widget\")"]
+        );
+        request.thread = Some(ThreadRequest::Spawn);
+        let answer = host.decide(&request);
+        assert_eq!(
+            answer.log,
+            vec!["Rule Fairy (new subagent): w.mdc (keyword \"widget\")"]
+        );
     }
 
     #[test]
