@@ -125,7 +125,7 @@ pub struct StatusArgs {
     #[arg(long, value_name = "ID")]
     session: Option<String>,
     /// Only the session saved last.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "session")]
     latest: bool,
     /// Only the sessions of one host.
     #[arg(long, value_name = "HOST")]

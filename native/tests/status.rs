@@ -259,7 +259,9 @@ fn status_reads_bad_session_files_reports_them_and_writes_nothing() {
         before,
         "status wrote, moved or removed a file"
     );
-    // The host and latest filters.
+    // The host and latest filters; a session and --latest exclude each other.
+    let both = p.run(&["status", "--latest", "--session", "s1"]);
+    assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
     let latest = status_json(&p, &["--latest", "--host", "claude"]);
     assert_eq!(latest["sessions"].as_array().unwrap().len(), 1);
     assert_eq!(latest["sessions"][0]["host"], "claude");
