@@ -37,6 +37,20 @@ fn the_manifests_point_codex_at_its_own_hooks() {
 }
 
 #[test]
+fn the_manifests_carry_the_program_s_version_and_its_license() {
+    // One version for the program and every manifest, so a plugin never
+    // runs a program of another release unnoticed (doctor reports it too).
+    let version = env!("CARGO_PKG_VERSION");
+    for manifest in [".claude-plugin/plugin.json", ".codex-plugin/plugin.json"] {
+        assert_eq!(json_file(manifest)["version"], version, "{manifest}");
+    }
+    let claude = json_file(".claude-plugin/plugin.json");
+    assert_eq!(claude["license"], "MIT");
+    let license = fs::read_to_string(repo_root().join("LICENSE")).unwrap();
+    assert!(license.starts_with("MIT License\n"), "{license}");
+}
+
+#[test]
 fn every_handler_is_unlimited_and_runs_a_real_subcommand() {
     let hooks = json_file("hooks/codex-hooks.json");
     let events = hooks["hooks"].as_object().unwrap();

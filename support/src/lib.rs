@@ -352,12 +352,27 @@ impl Run {
             drop(reader);
             self.command.stdout(writer);
         }
-        self.command.spawn().unwrap_or_else(|e| {
-            panic!(
-                "cannot start {}: {e}",
-                self.command.get_program().to_string_lossy()
-            )
-        })
+        // A program a test just wrote can be busy for a moment: another
+        // test's process, forked while the file was open for writing, holds
+        // the descriptor until it execs (the close-on-exec flag then drops
+        // it). Starting again shortly after succeeds.
+        let mut tries = 0;
+        loop {
+            match self.command.spawn() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                    tries += 1;
+                    thread::sleep(std::time::Duration::from_millis(10));
+                }
+                started => {
+                    return started.unwrap_or_else(|e| {
+                        panic!(
+                            "cannot start {}: {e}",
+                            self.command.get_program().to_string_lossy()
+                        )
+                    })
+                }
+            }
+        }
     }
 }
 
