@@ -8,15 +8,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use rule_fairy_test_support::{stderr, Project};
-
-fn median_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
-    let mut times: Vec<Duration> = (0..runs).map(|_| f()).collect();
-    times.sort();
-    times[runs / 2]
-}
+use rule_fairy_test_support::{median_time, stderr, Project};
 
 fn project() -> Project {
     let p = Project::new();
@@ -69,10 +63,7 @@ fn time_doctor(label: &str, p: &Project) {
         assert!(out.status.success(), "{}", stderr(&out));
         start.elapsed()
     };
-    for _ in 0..5 {
-        run();
-    }
-    let median = median_of(51, run);
+    let median = median_time(5, 51, run);
     println!(
         "doctor --json, 200 rules, {label}: median {:.2} ms wall (51 runs)",
         median.as_secs_f64() * 1e3
@@ -107,10 +98,7 @@ fn time_app_server(codex: &Path) {
         let _ = child.wait();
         elapsed
     };
-    for _ in 0..2 {
-        run();
-    }
-    let median = median_of(11, run);
+    let median = median_time(2, 11, run);
     println!(
         "codex app-server started and initialized: median {:.2} ms wall (11 runs)",
         median.as_secs_f64() * 1e3

@@ -2,21 +2,15 @@
 //! project, start to exit, as a hook host would run it. Run with
 //! `scripts/bench`; prints medians.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use rule_fairy_test_support::{stderr, Project};
+use rule_fairy_test_support::{median_time, stderr, Project};
 
 fn project(rules: usize) -> Project {
     let p = Project::new();
     p.dir(".git");
     p.generated_rules(rules);
     p
-}
-
-fn median_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
-    let mut times: Vec<Duration> = (0..runs).map(|_| f()).collect();
-    times.sort();
-    times[runs / 2]
 }
 
 /// The same project with 50 of its rules requestable (a description and no
@@ -70,10 +64,7 @@ fn main() {
             assert!(out.status.success(), "{}", stderr(&out));
             start.elapsed()
         };
-        for _ in 0..5 {
-            run();
-        }
-        let median = median_of(51, run);
+        let median = median_time(5, 51, run);
         println!(
             "explain --json, 200 rules, {label}: median {:.2} ms wall (51 runs)",
             median.as_secs_f64() * 1e3

@@ -8,15 +8,9 @@
 
 use std::time::{Duration, Instant};
 
-use rule_fairy_test_support::{stderr, Project};
+use rule_fairy_test_support::{median_time, stderr, Project};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_rule-fairy");
-
-fn median_of(runs: usize, mut f: impl FnMut() -> Duration) -> Duration {
-    let mut times: Vec<Duration> = (0..runs).map(|_| f()).collect();
-    times.sort();
-    times[runs / 2]
-}
 
 /// A Codex session of a prompt and ten edits, through the real hooks.
 fn codex_session(p: &Project, session: &str) {
@@ -73,10 +67,7 @@ fn time(label: &str, p: &Project, args: &[&str]) -> Duration {
         assert!(out.status.success(), "{}", stderr(&out));
         start.elapsed()
     };
-    for _ in 0..5 {
-        run();
-    }
-    let median = median_of(51, run);
+    let median = median_time(5, 51, run);
     println!(
         "{label}: median {:.2} ms wall (51 runs)",
         median.as_secs_f64() * 1e3

@@ -1,5 +1,15 @@
-//! Epoch milliseconds as a UTC calendar date and time, for what the
-//! program prints and records (a review's metadata, `status`).
+//! The clock: epoch milliseconds now, and as a UTC calendar date and
+//! time, for what the program prints and records (a review's metadata,
+//! `status`, the hooks' state).
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Milliseconds since the epoch.
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
 
 /// A moment in UTC, its parts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -401,6 +401,21 @@ pub fn code(out: &Output) -> i32 {
         .unwrap_or_else(|| panic!("ended by a signal: {:?}", out.status))
 }
 
+/// The median of `runs` timings of `run`, after `warmup` untimed calls:
+/// the whole-process benchmarks' one measure.
+pub fn median_time(
+    warmup: usize,
+    runs: usize,
+    mut run: impl FnMut() -> std::time::Duration,
+) -> std::time::Duration {
+    for _ in 0..warmup {
+        run();
+    }
+    let mut times: Vec<std::time::Duration> = (0..runs).map(|_| run()).collect();
+    times.sort();
+    times[runs / 2]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

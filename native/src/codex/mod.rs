@@ -24,6 +24,8 @@ mod session_id;
 mod session_start;
 mod shell_check;
 mod state_dir;
+
+pub(crate) use state_dir::STATE_CAP;
 mod tool_paths;
 mod transcript_file;
 pub(crate) mod trust;

@@ -9,7 +9,7 @@
 //! the state as last saved, records nothing, and says so (behaviour §5.1).
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime};
 
 use rule_fairy_engine::codex::{Metrics, SessionState};
 
@@ -37,12 +37,7 @@ pub(super) struct OpenSession {
     deadline: Instant,
 }
 
-/// Milliseconds since the epoch.
-pub(super) fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
+pub(super) use crate::utc::now_ms;
 
 /// The last words of every "delivered without recording" warning.
 const UNRECORDED: &str =

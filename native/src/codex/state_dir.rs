@@ -24,7 +24,7 @@ pub(super) const STATE_TTL: Duration = Duration::from_secs(4 * 60 * 60);
 
 /// The largest session file read: a state holds the delivered rules and
 /// the shell check's pending paths, a few megabytes with 100,000 of them.
-pub(super) const STATE_CAP: u64 = 32 * 1024 * 1024;
+pub(crate) const STATE_CAP: u64 = 32 * 1024 * 1024;
 
 /// The largest `plugin-root` read (one path and a newline).
 const PLUGIN_ROOT_CAP: u64 = 64 * 1024;

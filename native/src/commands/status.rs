@@ -8,16 +8,14 @@ use std::process::ExitCode;
 use rule_fairy_engine::status::{
     estimated_tokens, upfront_cost, SessionHost, SessionReport, UpfrontCost,
 };
-use rule_fairy_engine::{describe, Project};
+use rule_fairy_engine::{describe, session_id_problem, Project};
 use serde::Serialize;
 
+use crate::codex::STATE_CAP;
 use crate::location::project_root;
 use crate::owned_dir;
 use crate::stdfs::StdFs;
 use crate::StatusArgs;
-
-/// The largest state file read: Codex's own bound for its session files.
-const STATE_CAP: u64 = 32 * 1024 * 1024;
 
 /// One state file found.
 #[derive(Serialize)]
@@ -151,18 +149,13 @@ fn read_sessions(
             (SessionHost::Claude, Some((id, agent))) => (id.to_string(), Some(agent.to_string())),
             _ => (stem.to_string(), None),
         };
-        let read = owned_dir::read_capped(&dir.join(&name), STATE_CAP)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| {
-                String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
-            })
-            .and_then(|text| {
-                let report = match host {
-                    SessionHost::Claude => rule_fairy_engine::claude::session_report(&text),
-                    SessionHost::Codex => rule_fairy_engine::codex::session_report(&text),
-                };
-                report.map_err(|why| format!("not a session state: {why}"))
-            });
+        let read = read_state(&dir.join(&name)).and_then(|text| {
+            let report = match host {
+                SessionHost::Claude => rule_fairy_engine::claude::session_report(&text),
+                SessionHost::Codex => rule_fairy_engine::codex::session_report(&text),
+            };
+            report.map_err(|why| format!("not a session state: {why}"))
+        });
         match read {
             Ok(report) => sessions.push(Session {
                 host,
@@ -177,29 +170,32 @@ fn read_sessions(
 }
 
 /// The text of `host`'s state file of session `id` under `root`; `None`
-/// when there is none. Read as `status` reads it: no link followed, no
-/// FIFO opened, at most [`STATE_CAP`] bytes.
+/// when there is none. An id the hosts' policy refuses names no file.
 pub(crate) fn state_text(
     root: &Path,
     host: SessionHost,
     id: &str,
 ) -> Result<Option<String>, String> {
-    let parts = [".rule-fairy", host.name()];
-    let shown = format!(".rule-fairy/{}/{id}.json", host.name());
-    if id.is_empty() || id.contains('/') || id.starts_with('.') {
-        return Err(format!("{id:?} cannot name a session"));
+    if let Some(problem) = session_id_problem(id) {
+        return Err(format!("the session id {id:?} {problem}"));
     }
-    let Some(dir) = owned_dir::existing(root, &parts)? else {
+    let Some(dir) = owned_dir::existing(root, &[".rule-fairy", host.name()])? else {
         return Ok(None);
     };
     let file = dir.join(format!("{id}.json"));
     if std::fs::symlink_metadata(&file).is_err() {
         return Ok(None);
     }
-    let bytes = owned_dir::read_capped(&file, STATE_CAP).map_err(|e| format!("{shown}: {e}"))?;
-    String::from_utf8(bytes)
+    read_state(&file)
         .map(Some)
-        .map_err(|_| format!("{shown}: it is not UTF-8 text"))
+        .map_err(|e| format!(".rule-fairy/{}/{id}.json: {e}", host.name()))
+}
+
+/// A state file's text, read as the hooks read theirs: no link followed,
+/// no FIFO opened, at most the hooks' own bound.
+fn read_state(file: &Path) -> Result<String, String> {
+    let bytes = owned_dir::read_capped(file, STATE_CAP).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
 }
 
 fn human(status: &Status, wanted: Option<&str>) -> String {

@@ -85,14 +85,10 @@ fn held_by(args: &ExplainArgs, root: &str, name: &str, id: &str) -> Result<HeldB
     };
     let file = format!(".rule-fairy/{}/{id}.json", host.name());
     let held = match host {
-        SessionHost::Claude => rule_fairy_engine::claude::held_by(&text, name, now_ms()),
+        SessionHost::Claude => {
+            rule_fairy_engine::claude::held_by(&text, name, crate::utc::now_ms())
+        }
         SessionHost::Codex => rule_fairy_engine::codex::held_by(&text, name),
     };
     held.map_err(|why| format!("{file} is not a session state: {why}"))
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

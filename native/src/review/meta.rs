@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -77,10 +76,7 @@ pub(super) fn parse_diff_meta(file: &Path, bytes: &[u8]) -> Result<DiffMeta, Str
 
 /// The current time as an ISO-8601 instant in UTC, to the millisecond.
 pub(super) fn now() -> String {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    instant(since.as_millis() as i64)
+    instant(crate::utc::now_ms())
 }
 
 /// `2026-01-02T03:04:05.678Z` for milliseconds since the epoch.

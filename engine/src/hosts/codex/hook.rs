@@ -156,7 +156,7 @@ fn deliver_selected(
     fs: &dyn FileSource,
     project: &Project,
     event: &Event,
-    selection: Selected,
+    selection: Selected<'_>,
     shell_hook: bool,
     gate: GateRun,
     host: &mut dyn Host,
@@ -271,38 +271,50 @@ pub fn decide_shell(
     deliver_selected(fs, project, &event, selection, false, GateRun::Clean, host)
 }
 
-/// An event's selection and why each rule is in it.
-struct Selected {
+/// An event's selection, with what it was judged on, so that the reasons
+/// of the rules a delivery carries can be found then: most events deliver
+/// nothing, and they are not explained.
+struct Selected<'a> {
     selection: Selection,
-    /// Each selected rule with its reasons, for the journal and the
+    event: &'a Event,
+    facts: &'a Facts,
+    contents: Option<Vec<Option<String>>>,
+}
+
+impl Selected<'_> {
+    /// Each of `delivered` with its reasons, for the journal and the
     /// person's line.
-    reasons: Vec<(String, Vec<Reason>)>,
+    fn reasons(&self, project: &Project, delivered: &[String]) -> Vec<(String, Vec<Reason>)> {
+        let query = Query::new(self.event, self.facts).with_contents(self.contents.as_deref());
+        reasons_of(project, &query, &self.selection.trigger, delivered)
+    }
 }
 
 /// The event's selection, with the contents `fileContains` tests read
 /// through `fs`, and the instruction files Codex did not read for its
 /// paths when the session works at `working_dir`.
-fn selected(
+fn selected<'a>(
     fs: &dyn FileSource,
     project: &Project,
-    event: &Event,
-    facts: &Facts,
+    event: &'a Event,
+    facts: &'a Facts,
     working_dir: Option<String>,
-) -> Selected {
+) -> Selected<'a> {
     let contents = read_contents(fs, project, &event.matched_paths());
-    let query = Query::new(event, facts).with_contents(contents.as_deref());
-    let selection = select(project, &query);
+    let selection = select(
+        project,
+        &Query::new(event, facts).with_contents(contents.as_deref()),
+    );
     let selection = match working_dir {
         Some(dir) => with_unloaded_instructions(fs, project, selection, event, &dir),
         None => selection,
     };
-    // Reasons only for a selection with rules: most events select none.
-    let reasons = if selection.rules.is_empty() {
-        Vec::new()
-    } else {
-        reasons_of(project, &query, &selection.trigger, &selection.rules)
-    };
-    Selected { selection, reasons }
+    Selected {
+        selection,
+        event,
+        facts,
+        contents,
+    }
 }
 
 /// After a shell command with the shell hook on: the paths changed since
@@ -337,7 +349,8 @@ fn shell(
     };
     let pending = state.shell.record_check(started, &found).to_vec();
     let working_dir = host.working_dir(project);
-    let requested = selected(fs, project, &Event::read(read), facts, working_dir.clone());
+    let reads = Event::read(read);
+    let requested = selected(fs, project, &reads, facts, working_dir.clone());
     if pending.is_empty() && requested.selection.rules.is_empty() {
         return Answer::Done {
             delivered: None,
@@ -347,7 +360,8 @@ fn shell(
             state: Some(state),
         };
     }
-    let selection = selected(fs, project, &Event::shell(&pending), facts, working_dir);
+    let changes = Event::shell(&pending);
+    let selection = selected(fs, project, &changes, facts, working_dir);
     let mut problems = host.tell(project, &selection.selection.errors);
     let now = host
         .transcript(&mut state)
@@ -407,7 +421,7 @@ fn deliver_all(
     fs: &dyn FileSource,
     project: &Project,
     kind: EventKind,
-    selections: &[&Selected],
+    selections: &[&Selected<'_>],
     state: &mut SessionState,
     now: &Metrics,
     host: &mut dyn Host,
@@ -432,13 +446,7 @@ fn deliver_all(
             Ok(text) => {
                 texts.push(text.text);
                 broken.extend(text.broken);
-                reasons.extend(
-                    selected
-                        .reasons
-                        .iter()
-                        .filter(|(name, _)| text.delivered.contains(name))
-                        .cloned(),
-                );
+                reasons.extend(selected.reasons(project, &text.delivered));
                 sizes.extend(text.sizes);
                 records.push((selection, text.delivered));
             }
