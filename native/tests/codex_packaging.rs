@@ -41,9 +41,22 @@ fn the_manifests_carry_the_program_s_version_and_its_license() {
     // One version for the program and every manifest, so a plugin never
     // runs a program of another release unnoticed (doctor reports it too).
     let version = env!("CARGO_PKG_VERSION");
-    for manifest in [".claude-plugin/plugin.json", ".codex-plugin/plugin.json"] {
+    for manifest in [
+        ".claude-plugin/plugin.json",
+        ".codex-plugin/plugin.json",
+        "npm/rule-fairy/package.json",
+    ] {
         assert_eq!(json_file(manifest)["version"], version, "{manifest}");
     }
+    // The npm launcher runs only a platform package of its own version.
+    let npm = json_file("npm/rule-fairy/package.json");
+    let platforms = npm["optionalDependencies"].as_object().unwrap();
+    assert_eq!(platforms.len(), 5, "{platforms:?}");
+    for (package, wanted) in platforms {
+        assert!(package.starts_with("@rule-fairy/cli-"), "{package}");
+        assert_eq!(wanted, version, "{package}");
+    }
+    assert_eq!(npm["license"], "MIT");
     let claude = json_file(".claude-plugin/plugin.json");
     assert_eq!(claude["license"], "MIT");
     let license = fs::read_to_string(repo_root().join("LICENSE")).unwrap();
@@ -165,10 +178,14 @@ fn the_launcher_says_so_when_the_binary_is_missing() {
     let out = run_launcher(&plugin, &["codex", "prompt"], &[], input.as_bytes());
     let context = codex_accepts(PROMPT, &out).expect("the person is told");
     assert!(
-        context.starts_with("[rule-fairy error: the rule-fairy program was not found]\n"),
+        context.starts_with("[rule-fairy error: the rule-fairy program was not found (not on PATH, in npm's global or the project's node_modules, in ~/.cargo/bin or in "),
         "{context}"
     );
-    assert!(context.contains("cargo install --locked --git"));
+    // npm first, cargo the other way.
+    assert!(
+        context.contains("Tell the person: Install it: npm install -g rule-fairy (or, with a Rust toolchain: cargo install --locked --git"),
+        "{context}"
+    );
     // The launcher runs when no engine can: its closing line is a copy of
     // the engine's, held equal here.
     assert!(

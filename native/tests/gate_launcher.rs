@@ -39,7 +39,14 @@ fn a_missing_program_is_127_with_a_line_saying_how_to_install_it() {
         said.starts_with("rule-fairy: the rule-fairy program was not found"),
         "{said}"
     );
-    assert!(said.contains("cargo install --locked --git"), "{said}");
+    assert!(
+        said.contains("Install it: npm install -g rule-fairy (or, with a Rust toolchain: cargo install --locked --git"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("rule-fairy: rule-fairy:"),
+        "one prefix: {said}"
+    );
 }
 
 #[test]

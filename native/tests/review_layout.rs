@@ -251,9 +251,9 @@ fn launchers_find_the_program_in_turn() {
         let out = run(&bare_env(&sandbox), &["clean"]);
         assert_fails(
             &out,
-            "the rule-fairy program was not found (not on PATH, in ~/.cargo/bin or in ",
+            "the rule-fairy program was not found (not on PATH, in npm's global or the project's node_modules, in ~/.cargo/bin or in ",
         );
-        assert!(stderr(&out).contains("cargo install --locked"));
+        assert!(stderr(&out).contains("Install it: npm install -g rule-fairy (or"));
 
         // The plugin's own build, then ~/.cargo/bin, then PATH, then RULE_FAIRY_BIN.
         let plugin = plugin.root();

@@ -18,6 +18,7 @@ mod gate_launcher;
 mod gate_unchecked;
 mod hostile_reads;
 mod nested_folders;
+mod npm_lookup;
 mod requested;
 mod review_bundle;
 mod review_fetch;

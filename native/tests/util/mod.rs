@@ -87,9 +87,12 @@ pub(crate) fn repo_root() -> PathBuf {
 /// checkout's builds.
 pub(crate) fn installed(rel: &str) -> Project {
     let plugin = Project::new();
-    let copy = plugin.path(rel);
-    fs::create_dir_all(copy.parent().unwrap()).unwrap();
-    fs::copy(repo_root().join(rel), &copy).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    // Every launcher finds the program through hooks/find-program.
+    for rel in [rel, "hooks/find-program"] {
+        let copy = plugin.path(rel);
+        fs::create_dir_all(copy.parent().unwrap()).unwrap();
+        fs::copy(repo_root().join(rel), &copy).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    }
     plugin
 }
 
