@@ -19,7 +19,7 @@ const CONTRACT =
 const UNCHECKED =
   "The write went ahead unchecked; `rule-fairy gate scan` will fail until this is fixed.";
 const MISSING =
-  "rule-fairy: the rule-fairy program was not found (not on PATH, in ~/.cargo/bin or in /plugin/target/release). Install it: cargo install --locked --git https://github.com/rule-fairy/rule-fairy rule-fairy\n";
+  "rule-fairy: the rule-fairy program was not found (not on PATH, in npm's global or the project's node_modules, in ~/.cargo/bin or in /plugin/target/release). Install it: npm install -g rule-fairy (or, with a Rust toolchain: cargo install --locked --git https://github.com/rule-fairy/rule-fairy rule-fairy)\n";
 
 const edit = (file = `${ROOT}/src/a.ts`) =>
   ({ tool: "Edit", file_path: file, old_string: "a", new_string: "eval(a)" }) as const;
@@ -128,7 +128,7 @@ test("a missing program is told once per session and never blocks the write", as
   expect(first.context).toEqual([
     `[rule-fairy gate: the check of written files could not run: ${problem}]\n${UNCHECKED}`,
   ]);
-  expect(first.context?.[0]).toContain("cargo install --locked --git");
+  expect(first.context?.[0]).toContain("npm install -g rule-fairy");
   expect(w.logs).toEqual([`rule-fairy: the gate could not check the written files: ${problem}`]);
   expect(w.state()?.gate_problem).toBe(problem);
 
