@@ -160,7 +160,7 @@ fn gate(root: &str) -> Check {
                 probes.join(", ")
             ),
         )
-        .fix("cargo install --locked --force --git https://github.com/rule-fairy/rule-fairy rule-fairy (the gate is a default feature)")
+        .fix("npm install -g rule-fairy (its program has the gate), or cargo install --locked --force --git https://github.com/rule-fairy/rule-fairy rule-fairy (the gate is a default feature)")
     };
     check
         .with("hasRules", !probes.is_empty())
