@@ -55,10 +55,7 @@ for (const tool of ["node", "npm", "npx"]) {
 }
 // npm's own command is a script that finds its files beside node: call it
 // through node with the real path, as its shim does.
-const npmCli = path.join(
-  path.dirname(fs.realpathSync(path.join(tools, "npm"))),
-  "npm-cli.js",
-);
+const npmCli = path.join(path.dirname(fs.realpathSync(path.join(tools, "npm"))), "npm-cli.js");
 const basePath = `${tools}:/usr/bin:/bin`;
 if (spawnSync("sh", ["-c", "command -v cargo"], { env: { PATH: basePath } }).status === 0) {
   console.error(`cargo is on ${basePath}: this test needs a PATH without it`);

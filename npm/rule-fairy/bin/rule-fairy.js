@@ -5,7 +5,6 @@
 // is the launcher's own version, and runs it with the same arguments,
 // standard streams and exit status. Hooks do not come through here: the
 // plugin's launcher runs the platform binary directly, without Node.
-"use strict";
 
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
@@ -61,8 +60,7 @@ const program = path.join(
 try {
   fs.accessSync(program, process.platform === "win32" ? fs.constants.F_OK : fs.constants.X_OK);
 } catch (error) {
-  const problem =
-    error.code === "EACCES" ? "is not executable" : `cannot be run (${error.code})`;
+  const problem = error.code === "EACCES" ? "is not executable" : `cannot be run (${error.code})`;
   fail(`the program ${program} ${problem}`, REINSTALL);
 }
 
