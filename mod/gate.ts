@@ -3,9 +3,11 @@
 // the Codex hooks find it (the plugin's launcher, hooks/run), and what it
 // found goes to the model with the edit's rules. A check that cannot run
 // (no program, a rule that does not parse) never holds the write back: the
-// engine tells it once per session, recorded in the session state.
+// engine tells it once per session, recorded in the session state. The mod
+// names its version to the check, the check answers with the program's, and
+// the engine tells a program of another version once per session too.
 import type { EngineInterface } from "claude-code";
-import { gateAnswer, gateFinding } from "./engine/rule_fairy_wasm";
+import { engineVersion, gateAnswer, gateFinding } from "./engine/rule_fairy_wasm";
 import { loadEngine } from "./engine";
 import { serial } from "./queue";
 import { snapshotOf } from "./snapshot";
@@ -16,8 +18,18 @@ import { readState, stateFile, writeState } from "./state";
 const TIMEOUT_MS = 30_000;
 
 /** A finished check as the engine reads it: `exit` undefined when it did
- * not start or was stopped, `stderr` then saying why. */
-type Run = { exit: number | undefined; findings: string[]; stderr: string };
+ * not start or was stopped, `stderr` then saying why; `programVersion` what
+ * the check said the program's version is (undefined: it said none). */
+type Run = {
+  exit: number | undefined;
+  findings: string[];
+  stderr: string;
+  programVersion: string | undefined;
+};
+
+/** Named to the check: a program that knows it prints its own version
+ * first, as `{"programVersion": ...}`; an older one ignores it. */
+const PLUGIN_VERSION_VARIABLE = "RULE_FAIRY_PLUGIN_VERSION";
 
 /** The entries to attach after `file` (as the tool named it) was written:
  * none when the project keeps no gate rules or the file is clean. */
@@ -40,10 +52,11 @@ export async function checkWritten($: EngineInterface, file: string): Promise<st
       run.exit,
       run.findings,
       run.stderr,
+      run.programVersion,
       await $.clock.now(),
     );
     if (answer.state !== undefined) await writeState($, root, state, answer.state);
-    if (answer.log !== undefined) $.ui.log(answer.log, { to: "transcript" });
+    for (const line of answer.log) $.ui.log(line, { to: "transcript" });
     return answer.entry === undefined ? [] : [answer.entry];
   });
 }
@@ -63,14 +76,15 @@ async function check(
     const launcher = `${$.plugin.root}/hooks/run`;
     const result = await $.process.run(
       [launcher, "gate", "check", file, "--json", "--project", root],
-      { cwd: root, timeoutMs: TIMEOUT_MS },
+      { cwd: root, timeoutMs: TIMEOUT_MS, env: { [PLUGIN_VERSION_VARIABLE]: engineVersion() } },
     );
-    return { exit: result.exitCode, findings: findings(result.stdout), stderr: result.stderr };
+    return { exit: result.exitCode, stderr: result.stderr, ...lines(result.stdout) };
   } catch (error) {
     return {
       exit: undefined,
       findings: [],
       stderr: String(error instanceof Error ? error.message : error),
+      programVersion: undefined,
     };
   }
 }
@@ -84,18 +98,29 @@ type JsonFinding = {
   note?: string | null;
 };
 
-/** Each `--json` line in the gate's own words, as the Codex hooks show it. */
-function findings(stdout: string): string[] {
-  return stdout
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => {
-      let f: JsonFinding;
-      try {
-        f = JSON.parse(line) as JsonFinding;
-      } catch {
-        throw new Error(`the check printed a line that is not a finding: ${line.slice(0, 200)}`);
-      }
-      return gateFinding(f.severity, f.ruleId, f.file, f.line, f.message, f.note ?? "");
-    });
+/** The program's version, from the line that says it, and each other
+ * `--json` line in the gate's own words, as the Codex hooks show it. */
+function lines(stdout: string): { findings: string[]; programVersion: string | undefined } {
+  let programVersion: string | undefined;
+  const findings: string[] = [];
+  for (const line of stdout.split("\n")) {
+    if (line.trim() === "") continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed !== "object" || parsed === null) {
+      throw new Error(`the check printed a line that is not a finding: ${line.slice(0, 200)}`);
+    }
+    if ("programVersion" in parsed) {
+      const { programVersion: said } = parsed as { programVersion: unknown };
+      if (typeof said === "string") programVersion = said;
+      continue;
+    }
+    const f = parsed as JsonFinding;
+    findings.push(gateFinding(f.severity, f.ruleId, f.file, f.line, f.message, f.note ?? ""));
+  }
+  return { findings, programVersion };
 }

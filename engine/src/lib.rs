@@ -18,7 +18,7 @@
 //! | `render` | blocks, [`labels`], prefixes, splitting, documentation imports |
 //! | `delivery` | [`select`] and the [`Selection`], frames, fitting, read-back, the Codex text, the [`preview`] |
 //! | `check` | [`check_project`]: every problem of a project, with file and line |
-//! | `hosts` | [`claude`] and [`codex`], each host's whole decision, and what they share ([`shell`], the gate's check, failure entries, session ids) |
+//! | `hosts` | [`claude`] and [`codex`], each host's whole decision, and what they share ([`shell`], the gate's check, failure entries, session ids, the plugin's [`version`] against the program's) |
 //! | `review` | [`bundle`] and [`plan_paths`]: the rules and instruction files a diff or a plan meets |
 //! | `playground` | [`Case`]: one playground case answered whole |
 //!
@@ -102,6 +102,7 @@ pub mod status {
 }
 pub use hosts::session_id::session_id_problem;
 pub use hosts::shell;
+pub use hosts::version;
 
 /// Claude Code's side: the in-memory workspace the mod drives, one
 /// decision per event.

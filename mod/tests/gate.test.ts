@@ -192,3 +192,44 @@ test("a check the host refuses to start is told like one that could not run", as
   );
   expect((await $.tool.call(edit())).context).toBeUndefined();
 });
+
+test("a program of another version than the plugin is told once per session, in the transcript", async ($, on) => {
+  const w = world(on, { ".kairoku/rules/no-eval.yml": NO_EVAL });
+  // The mod names its version to the check; this program answers with another.
+  gateAnswers(w, () => run(1, `{"programVersion":"0.0.1"}\n${FINDING}\n`));
+  const first = await $.tool.call(edit());
+  const plugin = w.runEnvs.at(-1)?.RULE_FAIRY_PLUGIN_VERSION ?? "";
+  expect(plugin).toMatch(/^\d+\.\d+\.\d+/);
+  // The model gets the finding, not the versions.
+  expect(first.context).toHaveLength(1);
+  expect(first.context?.[0]).toStartWith("[rule-fairy gate: 1 finding");
+  const told = `rule-fairy: the plugin is ${plugin} but the rule-fairy program is 0.0.1; bring the program to the plugin's version: npm install -g rule-fairy@${plugin} (or with cargo: cargo install --locked --force --git https://github.com/rule-fairy/rule-fairy rule-fairy)`;
+  expect(w.logs).toEqual([told]);
+  expect(w.state()?.version_problem).toBe(told.replace(/^rule-fairy: /, ""));
+  const journal = w.state()?.journal as { problems: { text: string }[] };
+  expect(journal.problems.map((p) => p.text)).toEqual([told]);
+  // Once per session.
+  const second = await $.tool.call(edit());
+  expect(second.context?.[0]).toStartWith("[rule-fairy gate: 1 finding");
+  expect(w.logs).toHaveLength(1);
+  // A newer program: the plugin may be updated too.
+  w.sessionId = "d4d4d4d4-0000-4000-8000-000000000002";
+  gateAnswers(w, () => run(0, `{"programVersion":"999.0.0"}\n`));
+  expect((await $.tool.call(edit())).context).toBeUndefined();
+  expect(w.logs[1]).toEndWith(
+    "; or update the plugin: claude plugin marketplace update rule-fairy, then claude plugin update rule-fairy@rule-fairy",
+  );
+});
+
+test("a program of the plugin's version, or one too old to say its version, tells nothing", async ($, on) => {
+  const w = world(on, { ".kairoku/rules/no-eval.yml": NO_EVAL });
+  gateAnswers(w, () => {
+    const plugin = w.runEnvs.at(-1)?.RULE_FAIRY_PLUGIN_VERSION ?? "";
+    return run(0, `${JSON.stringify({ programVersion: plugin })}\n`);
+  });
+  expect((await $.tool.call(edit())).context).toBeUndefined();
+  gateAnswers(w, () => run(0, ""));
+  expect((await $.tool.call(edit())).context).toBeUndefined();
+  expect(w.logs).toEqual([]);
+  expect(w.state()?.version_problem).toBeUndefined();
+});

@@ -44,6 +44,8 @@ export type World = {
   logs: string[];
   /** Every argv the mod ran. */
   runs: string[][];
+  /** The environment each of `runs` was given (`env`), in order. */
+  runEnvs: (Record<string, string> | undefined)[];
   /** Every path the mod read. */
   reads: string[];
   /** The session's id. */
@@ -103,6 +105,7 @@ export function world(on: On, files: Record<string, string> = {}): World {
     fifos: new Set(),
     logs: [],
     runs: [],
+    runEnvs: [],
     reads: [],
     sessionId: SESSION,
     model: "claude-opus-5-5",
@@ -322,6 +325,7 @@ export function world(on: On, files: Record<string, string> = {}): World {
     if (denied) return denied;
     const argv = [...e.argv];
     w.runs.push(argv);
+    w.runEnvs.push(e.init?.env === undefined ? undefined : { ...e.init.env });
     const answered = w.answerRun(argv);
     if (answered !== undefined) return { value: answered };
     const ok = (stdout: string) => ({

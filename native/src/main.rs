@@ -19,6 +19,7 @@ mod location;
 mod nested_folders;
 mod output;
 mod owned_dir;
+mod plugin_manifest;
 mod review;
 mod stdfs;
 mod utc;

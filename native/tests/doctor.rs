@@ -364,6 +364,16 @@ fn a_disabled_codex_plugin_and_a_version_apart_are_told() {
     let version = check(&report, "codex", "pluginVersion");
     assert_eq!(version["status"], "warning");
     assert_eq!(version["version"], "0.0.1");
+    // The program to the plugin's version first, npm then cargo; or the plugin.
+    let fix = version["fix"].as_str().unwrap();
+    assert!(
+        fix.starts_with("bring the program to the plugin's version: npm install -g rule-fairy@0.0.1 (or with cargo: cargo install --locked --force --git "),
+        "{fix}"
+    );
+    assert!(
+        fix.ends_with("; or update the plugin: codex plugin marketplace upgrade rule-fairy, codex plugin add rule-fairy@rule-fairy, then rule-fairy codex trust"),
+        "{fix}"
+    );
     assert_eq!(code, 1);
 }
 

@@ -6,6 +6,7 @@
 
 #![cfg(feature = "gate")]
 
+use std::fs;
 use std::process::Output;
 
 use rule_fairy_test_support::NO_EVAL;
@@ -81,4 +82,41 @@ fn the_check_s_statuses_pass_through() {
         "{}",
         stderr(&broken)
     );
+}
+
+#[test]
+fn a_plugin_that_names_its_version_hears_the_program_s_first() {
+    let plugin = installed("hooks/run");
+    let p = Project::new();
+    p.write(".kairoku/rules/no-eval.yml", NO_EVAL)
+        .write("bad.ts", "eval(input);\n")
+        .write("good.ts", "const a = 1;\n");
+    let asked = |file: &str| {
+        launch(&p, &plugin.path("hooks/run"))
+            .args(["gate", "check"])
+            .arg(p.path(file))
+            .args(["--json", "--project"])
+            .arg(p.root())
+            .env("RULE_FAIRY_BIN", BIN)
+            .env("RULE_FAIRY_PLUGIN_VERSION", "9.9.9")
+            .output()
+    };
+    let version = format!("{{\"programVersion\":\"{}\"}}", env!("CARGO_PKG_VERSION"));
+    let clean = asked("good.ts");
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    assert_eq!(stdout(&clean), format!("{version}\n"));
+    let found = asked("bad.ts");
+    assert_eq!(found.status.code(), Some(1));
+    let lines: Vec<String> = stdout(&found).lines().map(str::to_string).collect();
+    assert_eq!(lines[0], version);
+    assert!(lines[1].contains("\"ruleId\":\"no-eval\""), "{lines:?}");
+    // Before anything can fail: a rule that does not parse still says it.
+    p.write(".kairoku/rules/broken.yml", "id: broken\nrule: [unclosed\n");
+    let broken = asked("good.ts");
+    assert_eq!(broken.status.code(), Some(2));
+    assert_eq!(stdout(&broken), format!("{version}\n"));
+    // Without the variable, nothing but the findings.
+    fs::remove_file(p.path(".kairoku/rules/broken.yml")).unwrap();
+    let plain = check(&plugin, &p, "good.ts", Some(BIN));
+    assert!(plain.stdout.is_empty(), "{}", stdout(&plain));
 }

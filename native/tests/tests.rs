@@ -11,6 +11,7 @@ mod codex_hooks;
 mod codex_hostile;
 mod codex_kills;
 mod codex_packaging;
+mod codex_version;
 mod doctor;
 mod fuzz_hook_input;
 mod gate;

@@ -78,13 +78,16 @@ pub fn gate_finding_js(
 /// `{ entry, log, state }` after `rule-fairy gate check --json` ran on a
 /// written file: `exit` is its status (`undefined` when it did not start or
 /// was stopped, `stderr` then saying why), `findings` its lines as
-/// `gateFinding` words them, `saved` the session state.
+/// `gateFinding` words them, `programVersion` the version its
+/// `{"programVersion": ...}` line said (`undefined` without one), `saved`
+/// the session state.
 #[wasm_bindgen(js_name = gateAnswer, unchecked_return_type = "GateAnswer")]
 pub fn gate_answer_js(
     saved: &str,
     exit: Option<i32>,
     #[wasm_bindgen(unchecked_param_type = "string[]")] findings: JsValue,
     stderr: &str,
+    program_version: Option<String>,
     now: f64,
 ) -> Result<JsValue, JsError> {
     // Read as serde reads the event's lists: no second decoder of arrays.
@@ -93,8 +96,16 @@ pub fn gate_answer_js(
     to_js(&gate_answer(
         saved,
         read_gate_run(exit, &texts, stderr),
+        program_version.as_deref(),
         now as i64,
     ))
+}
+
+/// This engine's version, which is the plugin's: the mod names it to the
+/// gate check in `RULE_FAIRY_PLUGIN_VERSION` (behaviour §10.5).
+#[wasm_bindgen(js_name = engineVersion)]
+pub fn engine_version() -> String {
+    rule_fairy_engine::version::VERSION.to_string()
 }
 
 /// A project as the Claude Code mod keeps it between events: the files the

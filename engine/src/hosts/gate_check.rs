@@ -30,6 +30,25 @@ pub const NOTHING_JUDGED: &str = "nothing was judged clean; fix this and run aga
 /// then exits [`CANNOT_RUN`] after printing every finding it did find.
 pub const NOT_FULLY_CHECKED: &str = "could not check fully:";
 
+/// Set by a plugin that runs `rule-fairy gate check --json` as a process
+/// (the Claude Code mod) to its own version: a program that knows it then
+/// prints [`program_version_line`] first, so the plugin can tell whether
+/// the two versions differ (behaviour §10.5). An older program ignores it;
+/// an older plugin does not set it, and reads findings only.
+pub const PLUGIN_VERSION_VARIABLE: &str = "RULE_FAIRY_PLUGIN_VERSION";
+
+/// The line `rule-fairy gate check --json` prints first when
+/// [`PLUGIN_VERSION_VARIABLE`] is set: `{"programVersion":"<version>"}`,
+/// one JSON object the plugin tells apart from a finding by its key.
+///
+/// ```
+/// use rule_fairy_engine::gate_check::program_version_line;
+/// assert_eq!(program_version_line("0.2.0"), r#"{"programVersion":"0.2.0"}"#);
+/// ```
+pub fn program_version_line(version: &str) -> String {
+    serde_json::json!({ "programVersion": version }).to_string()
+}
+
 /// What the agent is told after the files the gate could not judge whole.
 pub const UNCHECKED_CONTRACT: &str = "The gate could not judge these files whole, so they are not known to be clean: a rule can miss what follows a syntax error, and a file over the gate's size bound is not read. Fix the syntax error (or split the file); `rule-fairy gate scan` fails until each file is checked fully or listed in `:gate :unchecked` in rule-fairy.edn.";
 

@@ -1,7 +1,7 @@
 //! What each host adapter asks of the engine, and what they share: shell
-//! change detection, reading the gate's check, a failed delivery's entry
-//! and which session ids may name a file. `claude` and `codex` never
-//! import each other.
+//! change detection, reading the gate's check, a failed delivery's entry,
+//! which session ids may name a file, and whether the plugin's version is
+//! the program's. `claude` and `codex` never import each other.
 
 pub(crate) mod claude;
 pub(crate) mod codex;
@@ -11,3 +11,4 @@ pub(crate) mod journal;
 pub(crate) mod session_id;
 pub mod shell;
 pub(crate) mod status;
+pub mod version;

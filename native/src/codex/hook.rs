@@ -3,6 +3,8 @@
 //! and the saved state, the transcript, git, the clock) and carries the
 //! answer out (the output Codex reads, the saved state).
 
+use std::path::Path;
+
 use rule_fairy_engine::codex::{decide, decide_shell, Answer, Delivered, Host};
 use rule_fairy_engine::codex::{Metrics, SessionState};
 use rule_fairy_engine::gate_check::GateRun;
@@ -12,11 +14,12 @@ use rule_fairy_engine::{Event, EventKind};
 
 use super::input::HookInput;
 use super::output::HookOutput;
-use super::session::{now_ms, OpenSession};
+use super::session::{now_ms, plugin_root, OpenSession};
 use super::session_id::SessionId;
 use super::shell_check::changed_paths;
 use super::{emit, facts, failed, finish, note, problems, Outcome};
 use crate::commands::explain::located;
+use crate::plugin_manifest::read_version;
 use crate::stdfs::StdFs;
 
 /// What the engine reaches through [`Host`]: the session, opened when the
@@ -25,6 +28,9 @@ struct Session<'a> {
     id: Option<SessionId>,
     transcript: Option<&'a str>,
     open: Option<OpenSession>,
+    /// A subagent's hook: its own record, but its parent's session tells
+    /// the person of the plugin's version.
+    subagent: bool,
 }
 
 impl Host for Session<'_> {
@@ -54,6 +60,24 @@ impl Host for Session<'_> {
 
     fn changed_since(&mut self, project: &Project, marker_ms: i64) -> Result<Vec<String>, String> {
         changed_paths(project, marker_ms)
+    }
+
+    /// `.codex-plugin/plugin.json` under the plugin's root (the launcher's
+    /// `RULE_FAIRY_PLUGIN_ROOT`, or Codex's `PLUGIN_ROOT`). A manifest
+    /// that cannot be read is noted on standard error only: the plugin
+    /// still runs, and `doctor` reports it.
+    fn plugin_version(&mut self) -> Option<String> {
+        if self.subagent {
+            return None;
+        }
+        let manifest = Path::new(&plugin_root()?).join(".codex-plugin/plugin.json");
+        read_version(&manifest)
+            .map_err(|problem| {
+                note(&format!(
+                    "{problem}; the plugin's version was not compared with the program's"
+                ));
+            })
+            .ok()
     }
 
     /// Codex runs its hooks in the session's working directory.
@@ -124,6 +148,7 @@ fn carry(
         id: Some(session),
         transcript: input.transcript_path.as_deref(),
         open: None,
+        subagent: input.agent_id.is_some(),
     };
     let facts = facts(input, project);
     match decision(&facts, &mut host) {

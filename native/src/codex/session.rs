@@ -176,7 +176,7 @@ impl OpenSession {
 }
 
 /// The plugin's installed root, from the launcher or from Codex.
-fn plugin_root() -> Option<String> {
+pub(super) fn plugin_root() -> Option<String> {
     ["RULE_FAIRY_PLUGIN_ROOT", "PLUGIN_ROOT"]
         .iter()
         .filter_map(|name| std::env::var(name).ok())

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use rule_fairy_engine::version::{plugin_update, PluginHost};
 use serde_json::Value;
 
 use super::manifest;
@@ -69,11 +70,7 @@ pub(crate) fn section(project: Option<&str>) -> Section {
     match plugin_folder(&config, &install) {
         Some(folder) => section.push(manifest::version_check(
             &folder.join(".claude-plugin/plugin.json"),
-            &format!(
-                "claude plugin marketplace update {}, then claude plugin update {}",
-                marketplace(&install.id),
-                install.id
-            ),
+            &plugin_update(PluginHost::Claude, &install.id),
         )),
         None => section.push(
             Check::broken(

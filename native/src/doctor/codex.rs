@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+use rule_fairy_engine::version::{plugin_update, PluginHost};
 use toml_edit::DocumentMut;
 
 use super::manifest;
@@ -94,10 +95,7 @@ pub(crate) fn section(cwd: &Path) -> Section {
     });
     section.push(manifest::version_check(
         &root.join(".codex-plugin/plugin.json"),
-        &format!(
-            "codex plugin marketplace upgrade, codex plugin add {}, rule-fairy codex trust",
-            installed.id
-        ),
+        &plugin_update(PluginHost::Codex, &installed.id),
     ));
     section.push(match super::find_program("codex") {
         Some(codex) => trust(&codex, cwd, &installed.id),

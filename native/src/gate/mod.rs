@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
+use rule_fairy_engine::gate_check;
 use rule_fairy_gate::{Gate, GateError, ScanReport};
 
 use crate::location::project_root;
@@ -163,6 +164,15 @@ fn run_scan(args: &ScanArgs) -> Result<ExitCode, String> {
 }
 
 fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
+    // A plugin that names its version hears the program's first, before
+    // anything can fail (behaviour §10.5).
+    if args.json
+        && std::env::var_os(gate_check::PLUGIN_VERSION_VARIABLE).is_some_and(|v| !v.is_empty())
+    {
+        crate::output::print_line(&gate_check::program_version_line(
+            rule_fairy_engine::version::VERSION,
+        ))?;
+    }
     let gate = load(&args.common)?;
     let files = from_here(&args.files)?;
     let scan = gate.check_files(&files).map_err(|e| e.to_string())?;

@@ -30,6 +30,11 @@ pub(crate) struct SessionState {
     /// per session, not after every write.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate_problem: Option<String>,
+    /// The last line told of the program's version beside the plugin's
+    /// (behaviour §10.5): told once per session, again only when it
+    /// changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version_problem: Option<String>,
     /// What the session received, for `rule-fairy status` (behaviour
     /// §10.2).
     #[serde(default, skip_serializing_if = "Journal::is_empty")]

@@ -15,6 +15,7 @@ use crate::delivery::selection::{
 use crate::hosts::codex::state::{Metrics, SessionState};
 use crate::hosts::gate_check::GateRun;
 use crate::hosts::journal::{chars_of, rule_records};
+use crate::hosts::version::{version_mismatch, PluginHost, VERSION};
 use crate::matching::event::{Event, EventKind, Query};
 use crate::matching::explain::Reason;
 use crate::matching::facts::Facts;
@@ -48,6 +49,13 @@ pub trait Host {
     /// down to it, and no deeper (behaviour §5.3). `None` when it is not
     /// inside the project: then no instruction file is delivered.
     fn working_dir(&self, _project: &Project) -> Option<String> {
+        None
+    }
+    /// The version of the plugin that runs this hook, from its manifest
+    /// (behaviour §10.5); `None` when no plugin runs it or its manifest
+    /// names none. Asked once per session, by the first hook that opens
+    /// it.
+    fn plugin_version(&mut self) -> Option<String> {
         None
     }
 }
@@ -181,6 +189,8 @@ fn deliver_selected(
         Ok(state) => state,
         Err(e) => return Answer::failed(e),
     };
+    let mut problems = problems;
+    problems.extend(version_told(&mut state, host));
     if let Event::Prompt { .. } = event {
         // The prompt starts the shell check, so the first command
         // reports only what changed after the session began working.
@@ -200,7 +210,6 @@ fn deliver_selected(
         }
     }
     let now = transcript.unwrap_or_else(|| state.metrics_without_transcript());
-    let mut problems = problems;
     let outcome = deliver_all(
         fs,
         project,
@@ -348,21 +357,16 @@ fn shell(
         },
     };
     let pending = state.shell.record_check(started, &found).to_vec();
+    let mut problems: Vec<String> = version_told(&mut state, host).into_iter().collect();
     let working_dir = host.working_dir(project);
     let reads = Event::read(read);
     let requested = selected(fs, project, &reads, facts, working_dir.clone());
     if pending.is_empty() && requested.selection.rules.is_empty() {
-        return Answer::Done {
-            delivered: None,
-            gate: None,
-            problems: Vec::new(),
-            notice: None,
-            state: Some(state),
-        };
+        return finished(project, Outcome::default(), None, problems, state, host);
     }
     let changes = Event::shell(&pending);
     let selection = selected(fs, project, &changes, facts, working_dir);
-    let mut problems = host.tell(project, &selection.selection.errors);
+    problems.extend(host.tell(project, &selection.selection.errors));
     let now = host
         .transcript(&mut state)
         .unwrap_or_else(|| state.metrics_without_transcript());
@@ -496,6 +500,18 @@ fn reached_entry(project: &Project, selection: &Selection) -> Option<String> {
     broken_entry(&selection.reached_broken(project))
 }
 
+/// The person's line when the plugin's version is not the program's
+/// (behaviour §10.5), asked of the host once per session: the first hook
+/// that opens the session reads the manifest, and no later one does.
+fn version_told(state: &mut SessionState, host: &mut dyn Host) -> Option<String> {
+    if state.version_checked {
+        return None;
+    }
+    state.version_checked = true;
+    let plugin = host.plugin_version()?;
+    version_mismatch(PluginHost::Codex, &plugin, VERSION)
+}
+
 /// The gate's entry for the written files; a check that could not run is
 /// told once per session, to the model and the person.
 fn gate_entry(
@@ -530,6 +546,7 @@ mod tests {
         changed: Vec<String>,
         asked: Vec<&'static str>,
         working_dir: Option<String>,
+        plugin: Option<String>,
     }
 
     impl Memory {
@@ -543,6 +560,7 @@ mod tests {
                 changed: Vec::new(),
                 asked: Vec::new(),
                 working_dir: None,
+                plugin: None,
             }
         }
     }
@@ -573,6 +591,77 @@ mod tests {
         fn working_dir(&self, _: &Project) -> Option<String> {
             self.working_dir.clone()
         }
+        fn plugin_version(&mut self) -> Option<String> {
+            self.asked.push("plugin version");
+            self.plugin.clone()
+        }
+    }
+
+    #[test]
+    fn another_plugin_version_is_told_by_the_first_hook_that_opens_the_session() {
+        let (fs, project) = project(&[(
+            ".cursor/rules/base.mdc",
+            "---\nalwaysApply: true\n---\n# Base",
+        )]);
+        let prompt = Event::prompt("hello");
+        let mut host = Memory::new(SessionState::default());
+        host.plugin = Some("9.9.9".to_string());
+        let Answer::Done {
+            problems,
+            state: Some(state),
+            notice: Some(_),
+            ..
+        } = run(&fs, &project, &prompt, &mut host)
+        else {
+            panic!("no delivery");
+        };
+        let told = version_mismatch(PluginHost::Codex, "9.9.9", VERSION).unwrap();
+        assert_eq!(problems, vec![told.clone()]);
+        assert!(state.version_checked);
+        assert_eq!(state.journal.problems[0].text, told);
+        assert_eq!(
+            host.asked
+                .iter()
+                .filter(|a| **a == "plugin version")
+                .count(),
+            1
+        );
+        // The next hook neither reads the manifest nor tells it again.
+        let mut next = Memory::new(state);
+        next.plugin = Some("9.9.9".to_string());
+        let Answer::Done { problems, .. } = run(&fs, &project, &Event::prompt("again"), &mut next)
+        else {
+            panic!("failed");
+        };
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(!next.asked.contains(&"plugin version"), "{:?}", next.asked);
+        // The same version, or none known: checked, nothing told.
+        for plugin in [Some(VERSION.to_string()), None] {
+            let mut host = Memory::new(SessionState::default());
+            host.plugin = plugin;
+            let Answer::Done {
+                problems,
+                state: Some(state),
+                ..
+            } = run(&fs, &project, &prompt, &mut host)
+            else {
+                panic!("no delivery");
+            };
+            assert!(problems.is_empty() && state.version_checked, "{problems:?}");
+        }
+    }
+
+    #[test]
+    fn a_hook_that_does_not_open_the_session_does_not_check_the_version() {
+        let (fs, project) = project(&[(".cursor/rules/api.mdc", "---\nglobs: src/**\n---\n# API")]);
+        let mut host = Memory::new(SessionState::default());
+        host.plugin = Some("9.9.9".to_string());
+        let answer = run(&fs, &project, &Event::prompt("hello"), &mut host);
+        assert!(
+            matches!(answer, Answer::Done { state: None, ref problems, .. } if problems.is_empty()),
+            "{answer:?}"
+        );
+        assert!(host.asked.is_empty(), "{:?}", host.asked);
     }
 
     #[test]
@@ -737,7 +826,10 @@ mod tests {
             ),
             "{answer:?}"
         );
-        assert_eq!(host.asked, vec!["open", "transcript", "clock"]);
+        assert_eq!(
+            host.asked,
+            vec!["open", "plugin version", "transcript", "clock"]
+        );
     }
 
     #[test]
@@ -774,7 +866,10 @@ mod tests {
             "{text}"
         );
         // The clock last, for the journal's record of the delivery.
-        assert_eq!(host.asked, vec!["open", "transcript", "clock"]);
+        assert_eq!(
+            host.asked,
+            vec!["open", "plugin version", "transcript", "clock"]
+        );
         let state = state.expect("the state to save");
         assert!(state.injected.contains_key("base.mdc"));
         let record = &state.journal.deliveries[0];
@@ -871,7 +966,14 @@ mod tests {
         let answer = run(&fs, &project, &Event::shell::<&str>(&[]), &mut host);
         assert_eq!(
             host.asked,
-            vec!["open", "clock", "git", "transcript", "clock"]
+            vec![
+                "open",
+                "clock",
+                "git",
+                "plugin version",
+                "transcript",
+                "clock"
+            ]
         );
         let Answer::Done {
             delivered: Some(Delivered::Context(text)),

@@ -60,6 +60,11 @@ pub struct SessionState {
     /// with every write.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gate_problem: Option<String>,
+    /// Whether the plugin's version was compared with the program's
+    /// (behaviour §10.5): once per session, so the manifest is read by
+    /// one hook only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub version_checked: bool,
     /// When the state was last saved, in milliseconds since the epoch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub saved_at_ms: Option<i64>,
