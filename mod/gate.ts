@@ -19,12 +19,14 @@ const TIMEOUT_MS = 30_000;
 
 /** A finished check as the engine reads it: `exit` undefined when it did
  * not start or was stopped, `stderr` then saying why; `programVersion` what
- * the check said the program's version is (undefined: it said none). */
+ * the check said the program's version is (undefined: it said none), and
+ * `programPath` where it said it runs from. */
 type Run = {
   exit: number | undefined;
   findings: string[];
   stderr: string;
   programVersion: string | undefined;
+  programPath: string | undefined;
 };
 
 /** Named to the check: a program that knows it prints its own version
@@ -53,6 +55,7 @@ export async function checkWritten($: EngineInterface, file: string): Promise<st
       run.findings,
       run.stderr,
       run.programVersion,
+      run.programPath,
       await $.clock.now(),
     );
     if (answer.state !== undefined) await writeState($, root, state, answer.state);
@@ -85,6 +88,7 @@ async function check(
       findings: [],
       stderr: String(error instanceof Error ? error.message : error),
       programVersion: undefined,
+      programPath: undefined,
     };
   }
 }
@@ -100,8 +104,13 @@ type JsonFinding = {
 
 /** The program's version, from the line that says it, and each other
  * `--json` line in the gate's own words, as the Codex hooks show it. */
-function lines(stdout: string): { findings: string[]; programVersion: string | undefined } {
+function lines(stdout: string): {
+  findings: string[];
+  programVersion: string | undefined;
+  programPath: string | undefined;
+} {
   let programVersion: string | undefined;
+  let programPath: string | undefined;
   const findings: string[] = [];
   for (const line of stdout.split("\n")) {
     if (line.trim() === "") continue;
@@ -115,12 +124,13 @@ function lines(stdout: string): { findings: string[]; programVersion: string | u
       throw new Error(`the check printed a line that is not a finding: ${line.slice(0, 200)}`);
     }
     if ("programVersion" in parsed) {
-      const { programVersion: said } = parsed as { programVersion: unknown };
-      if (typeof said === "string") programVersion = said;
+      const said = parsed as { programVersion: unknown; programPath?: unknown };
+      if (typeof said.programVersion === "string") programVersion = said.programVersion;
+      if (typeof said.programPath === "string") programPath = said.programPath;
       continue;
     }
     const f = parsed as JsonFinding;
     findings.push(gateFinding(f.severity, f.ruleId, f.file, f.line, f.message, f.note ?? ""));
   }
-  return { findings, programVersion };
+  return { findings, programVersion, programPath };
 }

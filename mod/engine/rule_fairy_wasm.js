@@ -495,6 +495,24 @@ export function deliveryFailed(kind, how, detail) {
 }
 
 /**
+ * This engine's version, which is the plugin's: the mod names it to the
+ * gate check in `RULE_FAIRY_PLUGIN_VERSION` (behaviour §10.5).
+ * @returns {string}
+ */
+export function engineVersion() {
+    let deferred1_0;
+    let deferred1_1;
+    try {
+        const ret = wasm.engineVersion();
+        deferred1_0 = ret[0];
+        deferred1_1 = ret[1];
+        return getStringFromWasm0(ret[0], ret[1]);
+    } finally {
+        wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+    }
+}
+
+/**
  * `<kind> delivery <how>: <detail>`, the line logged beside
  * [`delivery_failed_js`]'s entry.
  * @param {string} kind
@@ -533,29 +551,40 @@ export function failureSummary(kind, how, detail) {
  * `{ entry, log, state }` after `rule-fairy gate check --json` ran on a
  * written file: `exit` is its status (`undefined` when it did not start or
  * was stopped, `stderr` then saying why), `findings` its lines as
- * `gateFinding` words them, `saved` the session state.
+ * `gateFinding` words them, `programVersion` the version its
+ * `{"programVersion": ...}` line said (`undefined` without one) and
+ * `programPath` where it said it runs from, `saved`
+ * the session state.
  * @param {string} saved
  * @param {number | null | undefined} exit
  * @param {string[]} findings
  * @param {string} stderr
+ * @param {string | null | undefined} program_version
+ * @param {string | null | undefined} program_path
  * @param {number} now
  * @returns {GateAnswer}
  */
-export function gateAnswer(saved, exit, findings, stderr, now) {
-    const val3 = +(isLikeNone(exit) ? Number.MAX_SAFE_INTEGER : (exit) >> 0);
-    const val4 = +now;
-    let ptr0, len0, ptr1, len1;
+export function gateAnswer(saved, exit, findings, stderr, program_version, program_path, now) {
+    const val5 = +(isLikeNone(exit) ? Number.MAX_SAFE_INTEGER : (exit) >> 0);
+    const val6 = +now;
+    let ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3;
     try {
         ptr0 = passStringToWasm0(saved, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         len0 = WASM_VECTOR_LEN;
         ptr1 = passStringToWasm0(stderr, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         len1 = WASM_VECTOR_LEN;
+        ptr2 = isLikeNone(program_version) ? 0 : passStringToWasm0(program_version, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len2 = WASM_VECTOR_LEN;
+        ptr3 = isLikeNone(program_path) ? 0 : passStringToWasm0(program_path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len3 = WASM_VECTOR_LEN;
     } catch (e) {
+        if (ptr3) { wasm.__wbindgen_free(ptr3, len3 * 1, 1); }
+        if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
         if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
         if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
         throw e;
     }
-    const ret = wasm.gateAnswer(ptr0, len0, val3, findings, ptr1, len1, val4);
+    const ret = wasm.gateAnswer(ptr0, len0, val5, findings, ptr1, len1, ptr2, len2, ptr3, len3, val6);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }

@@ -3,8 +3,9 @@
 export const memory: WebAssembly.Memory;
 export const __wbg_workspace_free: (a: number, b: number) => void;
 export const deliveryFailed: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
+export const engineVersion: () => [number, number];
 export const failureSummary: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
-export const gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number) => [number, number, number];
+export const gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number, number];
 export const gateFinding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number];
 export const sessionIdProblem: (a: number, b: number) => [number, number];
 export const stateAfterCompaction: (a: number, b: number, c: number) => [number, number];

@@ -196,14 +196,16 @@ test("a check the host refuses to start is told like one that could not run", as
 test("a program of another version than the plugin is told once per session, in the transcript", async ($, on) => {
   const w = world(on, { ".kairoku/rules/no-eval.yml": NO_EVAL });
   // The mod names its version to the check; this program answers with another.
-  gateAnswers(w, () => run(1, `{"programVersion":"0.0.1"}\n${FINDING}\n`));
+  gateAnswers(w, () =>
+    run(1, `{"programVersion":"0.0.1","programPath":"/old/bin/rule-fairy"}\n${FINDING}\n`),
+  );
   const first = await $.tool.call(edit());
   const plugin = w.runEnvs.at(-1)?.RULE_FAIRY_PLUGIN_VERSION ?? "";
   expect(plugin).toMatch(/^\d+\.\d+\.\d+/);
   // The model gets the finding, not the versions.
   expect(first.context).toHaveLength(1);
   expect(first.context?.[0]).toStartWith("[rule-fairy gate: 1 finding");
-  const told = `rule-fairy: the plugin is ${plugin} but the rule-fairy program is 0.0.1; bring the program to the plugin's version: npm install -g rule-fairy@${plugin} (or with cargo: cargo install --locked --force --git https://github.com/rule-fairy/rule-fairy rule-fairy)`;
+  const told = `rule-fairy: the plugin is ${plugin} but the rule-fairy program at /old/bin/rule-fairy is 0.0.1; bring the program to the plugin's version: npm install -g rule-fairy@${plugin} (or with cargo: cargo install --locked --force --git https://github.com/rule-fairy/rule-fairy rule-fairy)`;
   expect(w.logs).toEqual([told]);
   expect(w.state()?.version_problem).toBe(told.replace(/^rule-fairy: /, ""));
   const journal = w.state()?.journal as { problems: { text: string }[] };

@@ -71,7 +71,9 @@ fn another_plugin_version_is_told_on_the_session_s_first_event_only() {
     assert_eq!(
         lines[1],
         format!(
-            "Rule Fairy: the plugin is 9.9.9 but the rule-fairy program is {VERSION}; bring the program to the plugin's version: npm install -g rule-fairy@9.9.9 (or with cargo: cargo install --locked --force --git https://github.com/rule-fairy/rule-fairy rule-fairy)"
+            "Rule Fairy: the plugin is 9.9.9 but the rule-fairy program at {} is {VERSION}; bring the program to the plugin's version: npm install -g rule-fairy@9.9.9 (or with cargo: cargo install --locked --force --git https://github.com/rule-fairy/rule-fairy rule-fairy)",
+            // Which program: an older one earlier on PATH is the usual cause.
+            std::fs::canonicalize(BIN).unwrap().display()
         ),
         "{first}"
     );

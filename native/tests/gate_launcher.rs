@@ -101,7 +101,12 @@ fn a_plugin_that_names_its_version_hears_the_program_s_first() {
             .env("RULE_FAIRY_PLUGIN_VERSION", "9.9.9")
             .output()
     };
-    let version = format!("{{\"programVersion\":\"{}\"}}", env!("CARGO_PKG_VERSION"));
+    // The program says its version and where it runs from.
+    let version = serde_json::json!({
+        "programPath": fs::canonicalize(BIN).unwrap(),
+        "programVersion": env!("CARGO_PKG_VERSION"),
+    })
+    .to_string();
     let clean = asked("good.ts");
     assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
     assert_eq!(stdout(&clean), format!("{version}\n"));

@@ -79,7 +79,8 @@ pub fn gate_finding_js(
 /// written file: `exit` is its status (`undefined` when it did not start or
 /// was stopped, `stderr` then saying why), `findings` its lines as
 /// `gateFinding` words them, `programVersion` the version its
-/// `{"programVersion": ...}` line said (`undefined` without one), `saved`
+/// `{"programVersion": ...}` line said (`undefined` without one) and
+/// `programPath` where it said it runs from, `saved`
 /// the session state.
 #[wasm_bindgen(js_name = gateAnswer, unchecked_return_type = "GateAnswer")]
 pub fn gate_answer_js(
@@ -88,6 +89,7 @@ pub fn gate_answer_js(
     #[wasm_bindgen(unchecked_param_type = "string[]")] findings: JsValue,
     stderr: &str,
     program_version: Option<String>,
+    program_path: Option<String>,
     now: f64,
 ) -> Result<JsValue, JsError> {
     // Read as serde reads the event's lists: no second decoder of arrays.
@@ -97,6 +99,7 @@ pub fn gate_answer_js(
         saved,
         read_gate_run(exit, &texts, stderr),
         program_version.as_deref(),
+        program_path.as_deref(),
         now as i64,
     ))
 }

@@ -38,15 +38,24 @@ pub const NOT_FULLY_CHECKED: &str = "could not check fully:";
 pub const PLUGIN_VERSION_VARIABLE: &str = "RULE_FAIRY_PLUGIN_VERSION";
 
 /// The line `rule-fairy gate check --json` prints first when
-/// [`PLUGIN_VERSION_VARIABLE`] is set: `{"programVersion":"<version>"}`,
+/// [`PLUGIN_VERSION_VARIABLE`] is set:
+/// `{"programVersion":"<version>","programPath":"<where it runs from>"}`,
 /// one JSON object the plugin tells apart from a finding by its key.
 ///
 /// ```
 /// use rule_fairy_engine::gate_check::program_version_line;
-/// assert_eq!(program_version_line("0.2.0"), r#"{"programVersion":"0.2.0"}"#);
+/// assert_eq!(
+///     program_version_line("0.2.0", Some("/usr/local/bin/rule-fairy")),
+///     r#"{"programPath":"/usr/local/bin/rule-fairy","programVersion":"0.2.0"}"#
+/// );
+/// assert_eq!(program_version_line("0.2.0", None), r#"{"programVersion":"0.2.0"}"#);
 /// ```
-pub fn program_version_line(version: &str) -> String {
-    serde_json::json!({ "programVersion": version }).to_string()
+pub fn program_version_line(version: &str, path: Option<&str>) -> String {
+    let mut line = serde_json::json!({ "programVersion": version });
+    if let Some(path) = path {
+        line["programPath"] = path.into();
+    }
+    line.to_string()
 }
 
 /// What the agent is told after the files the gate could not judge whole.

@@ -96,25 +96,33 @@ pub fn version_fix(plugin: &str, program: &str, update: &str) -> String {
 
 /// The person's line when the plugin that runs the program (`plugin`, as
 /// its manifest or its engine says) has another version than the program
-/// (`program`); `None` when they are the same, or when `plugin` is not a
+/// (`program`, the one at `program_at` when the host knows where it
+/// is); `None` when they are the same, or when `plugin` is not a
 /// version (empty, too long, or with characters no version has: nothing
 /// is compared, and `rule-fairy doctor` reports the manifest). The line
 /// has no prefix: each host puts its own (`Rule Fairy:`, `rule-fairy:`).
 ///
 /// ```
 /// use rule_fairy_engine::version::{version_mismatch, PluginHost};
-/// assert_eq!(version_mismatch(PluginHost::Codex, "0.1.0", "0.1.0"), None);
-/// let line = version_mismatch(PluginHost::Codex, "0.2.0", "0.1.0").unwrap();
-/// assert!(line.starts_with("the plugin is 0.2.0 but the rule-fairy program is 0.1.0; bring the program to the plugin's version: npm install -g rule-fairy@0.2.0"));
-/// assert_eq!(version_mismatch(PluginHost::Codex, "0.2.0\nx", "0.1.0"), None);
+/// assert_eq!(version_mismatch(PluginHost::Codex, "0.1.0", "0.1.0", None), None);
+/// let line = version_mismatch(PluginHost::Codex, "0.2.0", "0.1.0", Some("/usr/local/bin/rule-fairy")).unwrap();
+/// assert!(line.starts_with("the plugin is 0.2.0 but the rule-fairy program at /usr/local/bin/rule-fairy is 0.1.0; bring the program to the plugin's version: npm install -g rule-fairy@0.2.0"));
+/// assert_eq!(version_mismatch(PluginHost::Codex, "0.2.0\nx", "0.1.0", None), None);
 /// ```
-pub fn version_mismatch(host: PluginHost, plugin: &str, program: &str) -> Option<String> {
+pub fn version_mismatch(
+    host: PluginHost,
+    plugin: &str,
+    program: &str,
+    program_at: Option<&str>,
+) -> Option<String> {
     let plugin = plugin.trim();
     if plugin == program.trim() || !is_version(plugin) {
         return None;
     }
+    // Which program: an older one earlier on PATH is the usual cause.
+    let at = program_at.map_or_else(String::new, |path| format!(" at {path}"));
     Some(format!(
-        "the plugin is {plugin} but the rule-fairy program is {}; {}",
+        "the plugin is {plugin} but the rule-fairy program{at} is {}; {}",
         program.trim(),
         version_fix(plugin, program.trim(), &plugin_update(host, PLUGIN_ID))
     ))
@@ -161,16 +169,19 @@ mod tests {
 
     #[test]
     fn the_same_version_is_no_mismatch() {
-        assert_eq!(version_mismatch(PluginHost::Claude, VERSION, VERSION), None);
         assert_eq!(
-            version_mismatch(PluginHost::Claude, " 1.0.0\n", "1.0.0"),
+            version_mismatch(PluginHost::Claude, VERSION, VERSION, None),
+            None
+        );
+        assert_eq!(
+            version_mismatch(PluginHost::Claude, " 1.0.0\n", "1.0.0", None),
             None
         );
     }
 
     #[test]
     fn a_mismatch_names_both_versions_and_both_fixes() {
-        let line = version_mismatch(PluginHost::Claude, "0.1.0", "0.2.0").unwrap();
+        let line = version_mismatch(PluginHost::Claude, "0.1.0", "0.2.0", None).unwrap();
         assert_eq!(
             line,
             "the plugin is 0.1.0 but the rule-fairy program is 0.2.0; bring the program to the plugin's version: npm install -g rule-fairy@0.1.0 (or with cargo: cargo install --locked --force --git https://github.com/rule-fairy/rule-fairy rule-fairy); or update the plugin: claude plugin marketplace update rule-fairy, then claude plugin update rule-fairy@rule-fairy"
@@ -179,11 +190,28 @@ mod tests {
     }
 
     #[test]
+    fn the_program_is_named_where_the_host_knows_it() {
+        let line = version_mismatch(
+            PluginHost::Codex,
+            "0.2.0",
+            "0.1.0",
+            Some("/opt/old/bin/rule-fairy"),
+        )
+        .unwrap();
+        assert!(
+            line.starts_with(
+                "the plugin is 0.2.0 but the rule-fairy program at /opt/old/bin/rule-fairy is 0.1.0; "
+            ),
+            "{line}"
+        );
+    }
+
+    #[test]
     fn a_newer_plugin_is_not_told_to_update() {
-        let line = version_mismatch(PluginHost::Codex, "1.10.0", "1.9.3").unwrap();
+        let line = version_mismatch(PluginHost::Codex, "1.10.0", "1.9.3", None).unwrap();
         assert!(!line.contains("update the plugin"), "{line}");
         // Unknown order: both ways.
-        let line = version_mismatch(PluginHost::Codex, "1.0.0-rc.1", "1.0.0").unwrap();
+        let line = version_mismatch(PluginHost::Codex, "1.0.0-rc.1", "1.0.0", None).unwrap();
         assert!(
             line.contains("codex plugin marketplace upgrade rule-fairy"),
             "{line}"
@@ -200,12 +228,12 @@ mod tests {
             &"9".repeat(65),
         ] {
             assert_eq!(
-                version_mismatch(PluginHost::Codex, plugin, "0.1.0"),
+                version_mismatch(PluginHost::Codex, plugin, "0.1.0", None),
                 None,
                 "{plugin:?}"
             );
         }
-        assert!(version_mismatch(PluginHost::Codex, &"9".repeat(64), "0.1.0").is_some());
+        assert!(version_mismatch(PluginHost::Codex, &"9".repeat(64), "0.1.0", None).is_some());
     }
 
     #[test]

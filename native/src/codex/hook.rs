@@ -66,6 +66,11 @@ impl Host for Session<'_> {
     /// `RULE_FAIRY_PLUGIN_ROOT`, or Codex's `PLUGIN_ROOT`). A manifest
     /// that cannot be read is noted on standard error only: the plugin
     /// still runs, and `doctor` reports it.
+    fn program_path(&self) -> Option<String> {
+        let path = std::env::current_exe().ok()?;
+        path.to_str().map(str::to_string)
+    }
+
     fn plugin_version(&mut self) -> Option<String> {
         if self.subagent {
             return None;

@@ -169,8 +169,10 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
     if args.json
         && std::env::var_os(gate_check::PLUGIN_VERSION_VARIABLE).is_some_and(|v| !v.is_empty())
     {
+        let path = std::env::current_exe().ok();
         crate::output::print_line(&gate_check::program_version_line(
             rule_fairy_engine::version::VERSION,
+            path.as_deref().and_then(std::path::Path::to_str),
         ))?;
     }
     let gate = load(&args.common)?;

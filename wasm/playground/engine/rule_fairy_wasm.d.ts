@@ -507,9 +507,9 @@ export interface GateAnswer {
      */
     entry: string | undefined;
     /**
-     * A line for the transcript.
+     * The lines for the transcript, in order.
      */
-    log: string | undefined;
+    log: string[];
     /**
      * The session state to save; `None` when it stays as it is.
      */
@@ -973,6 +973,12 @@ export function describeCondition(outcome: Outcome): string;
 export function describeReason(reason: Reason): string;
 
 /**
+ * This engine's version, which is the plugin's: the mod names it to the
+ * gate check in `RULE_FAIRY_PLUGIN_VERSION` (behaviour §10.5).
+ */
+export function engineVersion(): string;
+
+/**
  * Which rules a prompt selects, and why.
  *
  * `files` is a JSON object from project-relative paths to file contents
@@ -991,9 +997,12 @@ export function failureSummary(kind: string, how: string, detail: string): strin
  * `{ entry, log, state }` after `rule-fairy gate check --json` ran on a
  * written file: `exit` is its status (`undefined` when it did not start or
  * was stopped, `stderr` then saying why), `findings` its lines as
- * `gateFinding` words them, `saved` the session state.
+ * `gateFinding` words them, `programVersion` the version its
+ * `{"programVersion": ...}` line said (`undefined` without one) and
+ * `programPath` where it said it runs from, `saved`
+ * the session state.
  */
-export function gateAnswer(saved: string, exit: number | null | undefined, findings: string[], stderr: string, now: number): GateAnswer;
+export function gateAnswer(saved: string, exit: number | null | undefined, findings: string[], stderr: string, program_version: string | null | undefined, program_path: string | null | undefined, now: number): GateAnswer;
 
 /**
  * One finding of `rule-fairy gate check --json` as both hosts show it:
@@ -1031,9 +1040,10 @@ export interface InitOutput {
     readonly deliveryFailed: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly describeCondition: (a: any) => [number, number, number, number];
     readonly describeReason: (a: any) => [number, number, number, number];
+    readonly engineVersion: () => [number, number];
     readonly explainPrompt: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly failureSummary: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
-    readonly gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number) => [number, number, number];
+    readonly gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number, number];
     readonly gateFinding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number];
     readonly playground_answer: (a: number, b: any, c: any) => [number, number, number];
     readonly playground_check: (a: number) => [number, number, number];

@@ -28,16 +28,18 @@ pub struct GateAnswer {
 /// The answer to a finished check, given the session's saved state.
 /// `program_version` is the version the check said it was
 /// (`{"programVersion": ...}`), `None` when it said none (it did not run,
-/// or the program is older than this report); it is compared with this
-/// engine's, which is the plugin's.
+/// or the program is older than this report), and `program_path` where it
+/// said it runs from; the version is compared with this engine's, which is
+/// the plugin's.
 pub fn gate_answer(
     saved: &str,
     run: GateRun,
     program_version: Option<&str>,
+    program_path: Option<&str>,
     now_ms: i64,
 ) -> GateAnswer {
-    let mismatch =
-        program_version.and_then(|program| version_mismatch(PluginHost::Claude, VERSION, program));
+    let mismatch = program_version
+        .and_then(|program| version_mismatch(PluginHost::Claude, VERSION, program, program_path));
     let (entry, problem) = match run {
         GateRun::Clean => (None, None),
         GateRun::Found(entry) => (Some(entry), None),
@@ -90,16 +92,23 @@ mod tests {
             "",
             GateRun::Found("[rule-fairy gate: 1 finding]".into()),
             None,
+            None,
             5,
         );
         assert_eq!(found.entry.as_deref(), Some("[rule-fairy gate: 1 finding]"));
         assert_eq!(found.state, None, "findings record nothing");
         assert_eq!(
-            gate_answer("", GateRun::Clean, None, 5),
+            gate_answer("", GateRun::Clean, None, None, 5),
             GateAnswer::default()
         );
 
-        let first = gate_answer("", GateRun::Failed("bad.yml:1: broken".into()), None, 5);
+        let first = gate_answer(
+            "",
+            GateRun::Failed("bad.yml:1: broken".into()),
+            None,
+            None,
+            5,
+        );
         assert_eq!(
             first.entry.as_deref(),
             Some(gate_unavailable("bad.yml:1: broken").as_str())
@@ -113,23 +122,29 @@ mod tests {
             SessionState::parse(&saved).unwrap().gate_problem.as_deref(),
             Some("bad.yml:1: broken")
         );
-        let again = gate_answer(&saved, GateRun::Failed("bad.yml:1: broken".into()), None, 6);
+        let again = gate_answer(
+            &saved,
+            GateRun::Failed("bad.yml:1: broken".into()),
+            None,
+            None,
+            6,
+        );
         assert_eq!(again, GateAnswer::default());
-        let other = gate_answer(&saved, GateRun::Failed("other".into()), None, 7);
+        let other = gate_answer(&saved, GateRun::Failed("other".into()), None, None, 7);
         assert!(other.entry.unwrap().contains("other"));
     }
 
     #[test]
     fn a_corrupt_state_is_left_for_the_delivery_to_report() {
-        let answer = gate_answer("{not json", GateRun::Failed("broken".into()), None, 5);
+        let answer = gate_answer("{not json", GateRun::Failed("broken".into()), None, None, 5);
         assert!(answer.entry.is_some());
         assert_eq!(answer.state, None);
     }
 
     #[test]
     fn a_program_of_another_version_is_told_once_per_session() {
-        let told = version_mismatch(PluginHost::Claude, VERSION, "0.0.1").unwrap();
-        let first = gate_answer("", GateRun::Clean, Some("0.0.1"), 5);
+        let told = version_mismatch(PluginHost::Claude, VERSION, "0.0.1", None).unwrap();
+        let first = gate_answer("", GateRun::Clean, Some("0.0.1"), None, 5);
         assert_eq!(first.entry, None, "the model is not told");
         assert_eq!(first.log, vec![format!("rule-fairy: {told}")]);
         let saved = first.state.expect("told is recorded");
@@ -140,7 +155,7 @@ mod tests {
             format!("rule-fairy: {told}")
         );
         // Told once, whatever the check found.
-        let found = gate_answer(&saved, GateRun::Found("[f]".into()), Some("0.0.1"), 6);
+        let found = gate_answer(&saved, GateRun::Found("[f]".into()), Some("0.0.1"), None, 6);
         assert_eq!(
             found,
             GateAnswer {
@@ -150,15 +165,27 @@ mod tests {
         );
         // The same version, or none said (an older program): nothing.
         assert_eq!(
-            gate_answer("", GateRun::Clean, Some(VERSION), 5),
+            gate_answer("", GateRun::Clean, Some(VERSION), None, 5),
             GateAnswer::default()
         );
         assert_eq!(
-            gate_answer("", GateRun::Clean, None, 5),
+            gate_answer("", GateRun::Clean, None, None, 5),
             GateAnswer::default()
         );
+        // Where the program said it runs from is named.
+        let at = gate_answer(
+            "",
+            GateRun::Clean,
+            Some("0.0.1"),
+            Some("/old/rule-fairy"),
+            5,
+        );
+        assert!(
+            at.log[0].contains("the rule-fairy program at /old/rule-fairy is 0.0.1"),
+            "{at:?}"
+        );
         // With a problem of the check too: both lines, the check's first.
-        let both = gate_answer("", GateRun::Failed("broken".into()), Some("0.0.1"), 5);
+        let both = gate_answer("", GateRun::Failed("broken".into()), Some("0.0.1"), None, 5);
         assert_eq!(both.log.len(), 2, "{both:?}");
         assert!(both.log[0].contains("could not check") && both.log[1].contains("0.0.1"));
         assert!(both.entry.unwrap().contains("broken"));

@@ -58,6 +58,10 @@ pub trait Host {
     fn plugin_version(&mut self) -> Option<String> {
         None
     }
+    /// Where the program that runs this hook is, for the version line.
+    fn program_path(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The text a delivery puts in the model's context, or why it failed.
@@ -509,7 +513,12 @@ fn version_told(state: &mut SessionState, host: &mut dyn Host) -> Option<String>
     }
     state.version_checked = true;
     let plugin = host.plugin_version()?;
-    version_mismatch(PluginHost::Codex, &plugin, VERSION)
+    version_mismatch(
+        PluginHost::Codex,
+        &plugin,
+        VERSION,
+        host.program_path().as_deref(),
+    )
 }
 
 /// The gate's entry for the written files; a check that could not run is
@@ -615,7 +624,7 @@ mod tests {
         else {
             panic!("no delivery");
         };
-        let told = version_mismatch(PluginHost::Codex, "9.9.9", VERSION).unwrap();
+        let told = version_mismatch(PluginHost::Codex, "9.9.9", VERSION, None).unwrap();
         assert_eq!(problems, vec![told.clone()]);
         assert!(state.version_checked);
         assert_eq!(state.journal.problems[0].text, told);
