@@ -9,6 +9,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// musl's allocator is slow for the many small allocations of parsing and
+/// matching; the glibc builds keep the system's.
+#[cfg(target_env = "musl")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod codex;
 mod commands;
 mod doctor;
