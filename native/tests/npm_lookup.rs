@@ -158,6 +158,34 @@ fn a_project_s_own_npm_install_is_found_from_a_folder_below_it() {
 }
 
 #[test]
+fn a_project_s_committed_npm_install_is_never_run() {
+    // A cloned repository carrying node_modules/rule-fairy: its "program"
+    // would run on every hook of anyone who opened it.
+    let plugin = installed("hooks/run");
+    let project = rules_project();
+    let modules = project.dir("node_modules");
+    npm_package(&modules.join("rule-fairy"), &modules, platform());
+    project.init_git().commit_all("vendored");
+    let out = launch(&project, &plugin.path("hooks/run"))
+        .args(["codex", "prompt"])
+        .stdin(fresh_prompt())
+        .output();
+    let context = codex_accepts(PROMPT, &out).expect("valid output");
+    assert!(
+        context.contains(&format!(
+            "the project's {}/node_modules/rule-fairy is committed to its git repository, so it is not run",
+            project.root().display()
+        )),
+        "{context}"
+    );
+    assert!(
+        context.contains("Install it yourself: npm install -g rule-fairy"),
+        "{context}"
+    );
+    assert!(injected(&context).is_empty(), "{context}");
+}
+
+#[test]
 fn a_broken_npm_install_is_told_with_its_fix_not_passed_over() {
     let plugin = installed("hooks/run");
     let project = rules_project();
