@@ -16,11 +16,16 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 import { chromium } from "playwright-core";
 
 import { fileRules, manyRules } from "./projects.mjs";
+
+const require = createRequire(import.meta.url);
+/** axe-core, pinned in package-lock.json: the accessibility audit. */
+const AXE = require.resolve("axe-core/axe.min.js");
 
 const started = performance.now();
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -102,6 +107,24 @@ function nativeWhyNot(project, args, rule) {
 async function whyNot(page, rule) {
   await page.selectOption("#why-not-rule", rule);
   return page.textContent("#why-not");
+}
+
+/** The serious and critical violations axe-core finds in the page now,
+ * each as `rule: where` (WCAG 2 A and AA, and axe's best practices). */
+async function accessibilityViolations(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    // @ts-expect-error axe is the script just added
+    const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
+    return violations
+      .filter(
+        (/** @type {{ impact: string }} */ v) => v.impact === "serious" || v.impact === "critical",
+      )
+      .map(
+        (/** @type {{ id: string, nodes: { target: string[] }[] }} */ v) =>
+          `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+      );
+  });
 }
 
 /** Everything the page shows of an answer. */
@@ -195,8 +218,61 @@ try {
     (await shown(page)).rules.length > 0,
     "a first visit opens an example with rules that fire",
   );
+  equal(
+    await accessibilityViolations(page),
+    [],
+    "an example: no serious or critical axe-core violation",
+  );
+  const gutter = await page.evaluate(() => ({
+    numbers: document.getElementById("file-lines")?.textContent?.split("\n").length,
+    lines: /** @type {HTMLTextAreaElement} */ (document.getElementById("file-content")).value.split(
+      "\n",
+    ).length,
+  }));
+  check(
+    gutter.numbers === gutter.lines && gutter.lines > 1,
+    "the editor numbers every line, for the findings' lines",
+    JSON.stringify(gutter),
+  );
   await page.click("#clear-files");
   await checked(page, "Checked 0 rules");
+  check(await page.isVisible("#files-empty"), "an empty case says what to do");
+  equal(
+    await accessibilityViolations(page),
+    [],
+    "empty: no serious or critical axe-core violation",
+  );
+  // Every control of the files panel is reached by Tab and works by key.
+  await page.focus("#drop-zone");
+  const reached = [];
+  for (let i = 0; i < 4; i += 1) {
+    await page.keyboard.press("Tab");
+    reached.push(await page.evaluate(() => document.activeElement?.id ?? ""));
+  }
+  equal(
+    reached,
+    ["pick-folder", "add-files", "new-file", "clear-files"],
+    "Tab reaches pick a folder, add files, new file, remove all",
+  );
+  // Enter activates the focused button, and the button opens the picker.
+  await page.focus("#add-files");
+  const activated = page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        document.getElementById("add-files")?.addEventListener("click", () => resolve(true), {
+          once: true,
+        }),
+      ),
+  );
+  await page.keyboard.press("Enter");
+  check(await activated, "Enter on add files activates it");
+  for (const [button, multiple] of [
+    ["#add-files", true],
+    ["#pick-folder", false],
+  ]) {
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.click(button)]);
+    check(chooser.isMultiple() === multiple, `${button} opens its file picker`);
+  }
   const emptied = await shown(page);
   equal(emptied.check, "Checked 0 rules: 0 errors, 1 warning.", "remove all leaves no rule");
   check(

@@ -14,8 +14,9 @@ export function showCheck(report, at, open) {
   at.summary.textContent = `Checked ${plural(report.rules, "rule")}: ${plural(report.errors, "error")}, ${plural(report.warnings, "warning")}.`;
   at.findings.replaceChildren(
     ...report.findings.map((f) => {
-      const link = el("a", { href: "#", "data-file": f.file }, placeText(f));
-      link.addEventListener("click", (event) => {
+      // A finding of the whole case (no file) is text, not an empty link.
+      const link = f.file ? el("a", { href: "#", "data-file": f.file }, placeText(f)) : null;
+      link?.addEventListener("click", (event) => {
         event.preventDefault();
         open(f.file, f.line);
       });
@@ -23,7 +24,7 @@ export function showCheck(report, at, open) {
         "li",
         { class: f.severity },
         link,
-        `: ${f.severity}: ${f.message}`,
+        `${link ? ": " : ""}${f.severity}: ${f.message}`,
         f.hint && el("div", { class: "hint" }, `fix: ${f.hint}`),
       );
     }),

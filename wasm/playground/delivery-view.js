@@ -32,7 +32,8 @@ function block(title, chars, limit, text) {
       `${title}: ${count(chars)}${limit === null ? "" : ` / ${count(limit)}`} characters `,
       limit !== null && el("meter", { min: 0, max: limit, value: chars, high: limit * 0.9 }),
     ),
-    el("pre", {}, text),
+    // Focusable: a scrolled region must be reachable by keyboard.
+    el("pre", { tabindex: 0 }, text),
   );
 }
 

@@ -13,7 +13,7 @@ import { count, el } from "./dom.js";
 
 export class FilesPanel {
   /**
-   * @param {{ list: HTMLElement, editor: HTMLElement, path: HTMLInputElement, content: HTMLTextAreaElement, remove: HTMLElement }} dom
+   * @param {{ list: HTMLElement, empty: HTMLElement, editor: HTMLElement, lines: HTMLElement, path: HTMLInputElement, content: HTMLTextAreaElement, remove: HTMLElement }} dom
    * @param {FileChanges} changes
    */
   constructor(dom, changes) {
@@ -22,8 +22,14 @@ export class FilesPanel {
     this.files = {};
     /** @type {string | null} */
     this.selected = null;
+    /** How many line numbers the gutter shows. */
+    this.numbered = 0;
     dom.content.addEventListener("input", () => {
+      this.numberLines();
       if (this.selected !== null) changes.put(this.selected, dom.content.value);
+    });
+    dom.content.addEventListener("scroll", () => {
+      dom.lines.scrollTop = dom.content.scrollTop;
     });
     dom.path.addEventListener("change", () => {
       const to = dom.path.value.trim();
@@ -50,6 +56,8 @@ export class FilesPanel {
     const paths = Object.keys(files).sort();
     if (pick !== null && pick in files) this.selected = pick;
     if (this.selected === null || !(this.selected in files)) this.selected = paths[0] ?? null;
+    this.dom.empty.hidden = paths.length > 0;
+    this.dom.list.hidden = paths.length === 0;
     this.dom.list.replaceChildren(
       ...paths.map((path) => {
         const button = el(
@@ -90,5 +98,18 @@ export class FilesPanel {
     this.dom.editor.hidden = path === null;
     this.dom.path.value = path ?? "";
     this.dom.content.value = path === null ? "" : this.files[path];
+    this.numberLines();
+  }
+
+  /** The gutter's numbers, one a line of the content: rebuilt only when the
+   * count changes, not at every keystroke. */
+  numberLines() {
+    const text = this.dom.content.value;
+    let lines = 1;
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lines += 1;
+    if (lines === this.numbered) return;
+    this.numbered = lines;
+    this.dom.lines.textContent = Array.from({ length: lines }, (_, i) => i + 1).join("\n");
+    this.dom.lines.scrollTop = this.dom.content.scrollTop;
   }
 }

@@ -46,7 +46,9 @@ const whyNot = new WhyNotView(
 const panel = new FilesPanel(
   {
     list: $("file-list"),
+    empty: $("files-empty"),
     editor: $("editor"),
+    lines: $("file-lines"),
     path: /** @type {HTMLInputElement} */ ($("file-path")),
     content: /** @type {HTMLTextAreaElement} */ ($("file-content")),
     remove: $("remove-file"),
@@ -256,6 +258,9 @@ filesInput.addEventListener("change", async () => {
   if (filesInput.files) await takeLoose([...filesInput.files]);
   filesInput.value = "";
 });
+// Buttons, not labels around the inputs: a label is not reachable by Tab.
+$("pick-folder").addEventListener("click", () => folderInput.click());
+$("add-files").addEventListener("click", () => filesInput.click());
 const filesPanel = $("files-panel");
 filesPanel.addEventListener("dragover", (event) => {
   event.preventDefault();
