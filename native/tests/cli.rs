@@ -158,7 +158,7 @@ fn a_bad_config_fails_with_file_and_line() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr(&out),
-        "rule-fairy: rule-fairy.edn:2: Unknown :rules keys in rule-fairy.edn: :dir\n"
+        "rule-fairy: rule-fairy.edn:2: Unknown :rules keys in rule-fairy.edn: :dir (did you mean :dirs?)\n"
     );
     let check = p.run(&["check"]);
     assert_eq!(check.status.code(), Some(1));

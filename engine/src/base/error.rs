@@ -96,6 +96,8 @@ pub enum ErrorKind {
         section: Option<String>,
         /// The unknown keys as written.
         keys: Vec<String>,
+        /// For each of `keys`, the known key it most likely misspells.
+        nearest: Vec<Option<String>>,
     },
     /// A section such as `:rules` whose value is not a map.
     ConfigSectionNotMap {
@@ -279,6 +281,8 @@ pub enum ErrorKind {
         path: String,
         /// The heading looked for: decoded and lower-cased.
         heading: String,
+        /// The document's heading slug it most likely misspells.
+        nearest: Option<String>,
     },
     /// An omission start inside an open omission block, in `document`.
     NestedOmission {
@@ -354,14 +358,28 @@ impl fmt::Display for ErrorKind {
                 column,
             } => write!(f, "{message} (line {line}, column {column})"),
             ConfigNotMap => f.write_str("rule-fairy.edn must contain a map"),
-            UnknownConfigKeys { section, keys } => match section {
-                Some(section) => write!(
-                    f,
-                    "Unknown {section} keys in rule-fairy.edn: {}",
-                    keys.join(", ")
-                ),
-                None => write!(f, "Unknown keys in rule-fairy.edn: {}", keys.join(", ")),
-            },
+            UnknownConfigKeys {
+                section,
+                keys,
+                nearest,
+            } => {
+                let keys: Vec<String> = keys
+                    .iter()
+                    .zip(nearest.iter().chain(std::iter::repeat(&None)))
+                    .map(|(key, near)| match near {
+                        Some(near) => format!("{key} (did you mean {near}?)"),
+                        None => key.clone(),
+                    })
+                    .collect();
+                match section {
+                    Some(section) => write!(
+                        f,
+                        "Unknown {section} keys in rule-fairy.edn: {}",
+                        keys.join(", ")
+                    ),
+                    None => write!(f, "Unknown keys in rule-fairy.edn: {}", keys.join(", ")),
+                }
+            }
             ConfigSectionNotMap { section } => {
                 write!(f, "{section} in rule-fairy.edn must be a map")
             }
@@ -457,8 +475,16 @@ impl fmt::Display for ErrorKind {
                 f,
                 "Rule import fragment is not valid percent-encoding: {reference} ({why})"
             ),
-            ImportHeadingMissing { path, heading } => {
-                write!(f, "Rule import heading does not exist: {path}#{heading}")
+            ImportHeadingMissing {
+                path,
+                heading,
+                nearest,
+            } => {
+                write!(f, "Rule import heading does not exist: {path}#{heading}")?;
+                match nearest {
+                    Some(near) => write!(f, "; did you mean {path}#{near}?"),
+                    None => Ok(()),
+                }
             }
             NestedOmission { document } => {
                 write!(f, "Nested agent-context omission in {document}")
@@ -610,13 +636,15 @@ mod tests {
             text(ErrorKind::UnknownConfigKeys {
                 section: None,
                 keys: vec![":rule".to_string(), ":x".to_string()],
+                nearest: vec![Some(":rules".to_string()), None],
             }),
-            "Unknown keys in rule-fairy.edn: :rule, :x"
+            "Unknown keys in rule-fairy.edn: :rule (did you mean :rules?), :x"
         );
         assert_eq!(
             text(ErrorKind::UnknownConfigKeys {
                 section: Some(":rules".to_string()),
                 keys: vec![":dir".to_string()],
+                nearest: vec![None],
             }),
             "Unknown :rules keys in rule-fairy.edn: :dir"
         );
@@ -680,8 +708,17 @@ mod tests {
             text(ErrorKind::ImportHeadingMissing {
                 path: path(),
                 heading: "setup".to_string(),
+                nearest: None,
             }),
             "Rule import heading does not exist: doc/a.md#setup"
+        );
+        assert_eq!(
+            text(ErrorKind::ImportHeadingMissing {
+                path: path(),
+                heading: "rollback".to_string(),
+                nearest: Some("roll-back".to_string()),
+            }),
+            "Rule import heading does not exist: doc/a.md#rollback; did you mean doc/a.md#roll-back?"
         );
         assert_eq!(
             text(ErrorKind::ImportFragmentEncoding {

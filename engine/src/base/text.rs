@@ -58,6 +58,24 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// Of `candidates`, the one `asked` most likely misspells, for a "did you
+/// mean": the nearest by [`edit_distance`] (ignoring case) and no further
+/// than a third of its length (two edits for a short one); of equals, the
+/// first in sort order. `None` when none is that near.
+pub(crate) fn closest<'a>(
+    asked: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let asked = asked.to_lowercase();
+    let bound = (asked.chars().count() / 3).max(2);
+    candidates
+        .into_iter()
+        .map(|candidate| (edit_distance(&asked, &candidate.to_lowercase()), candidate))
+        .filter(|(distance, _)| *distance <= bound)
+        .min()
+        .map(|(_, candidate)| candidate)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +99,15 @@ mod tests {
     #[test]
     fn utf16_counts_surrogate_pairs_twice() {
         assert_eq!(utf16_len("a😀é"), 4);
+    }
+
+    #[test]
+    fn the_closest_is_the_nearest_within_a_third_of_the_length() {
+        assert_eq!(closest("dir", ["dirs", "extensions"]), Some("dirs"));
+        assert_eq!(closest("Dirs", ["dirs"]), Some("dirs"));
+        assert_eq!(closest("formt", ["format", "formats"]), Some("format"));
+        assert_eq!(closest("gate", ["rules", "formats"]), None);
+        assert_eq!(closest("x", std::iter::empty()), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::base::contain::Containment;
 use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::fs::FileSource;
 use crate::base::paths;
+use crate::base::text::closest;
 use crate::config::formats::Format;
 use crate::syntax::edn::{self, Edn, Value};
 
@@ -95,6 +96,18 @@ fn unknown_keys(entries: &[(Edn, Edn)], allowed: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// For each unknown key (as written, `:dir`), the allowed key it most
+/// likely misspells (`:dirs`).
+fn nearest_keys(unknown: &[String], allowed: &[&str]) -> Vec<Option<String>> {
+    unknown
+        .iter()
+        .map(|key| {
+            closest(key.trim_start_matches(':'), allowed.iter().copied())
+                .map(|near| format!(":{near}"))
+        })
+        .collect()
+}
+
 fn first_unknown_line(entries: &[(Edn, Edn)], allowed: &[&str]) -> usize {
     entries
         .iter()
@@ -125,6 +138,7 @@ fn nested_map<'a>(
             first_unknown_line(entries, allowed),
             ErrorKind::UnknownConfigKeys {
                 section: Some(label.to_string()),
+                nearest: nearest_keys(&unknown, allowed),
                 keys: unknown,
             },
         ));
@@ -177,8 +191,8 @@ impl Config {
     /// ```
     /// use rule_fairy_engine::Config;
     /// let err = Config::parse("{:rule {:dirs [\"x\"]}}").unwrap_err();
-    /// assert_eq!(err.message(), "Unknown keys in rule-fairy.edn: :rule");
-    /// assert_eq!(err.to_string(), "rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule");
+    /// assert_eq!(err.message(), "Unknown keys in rule-fairy.edn: :rule (did you mean :rules?)");
+    /// assert_eq!(err.to_string(), "rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule (did you mean :rules?)");
     /// ```
     pub fn parse(text: &str) -> Result<Config> {
         Config::parse_file(text, CONFIG_FILE)
@@ -210,6 +224,7 @@ impl Config {
                 first_unknown_line(&entries, TOP_LEVEL_KEYS),
                 ErrorKind::UnknownConfigKeys {
                     section: None,
+                    nearest: nearest_keys(&unknown, TOP_LEVEL_KEYS),
                     keys: unknown,
                 },
             ));
@@ -580,15 +595,15 @@ mod tests {
         }
         assert_eq!(
             rules_error("{:rules {:dir \"x\"}}"),
-            "Unknown :rules keys in rule-fairy.edn: :dir"
+            "Unknown :rules keys in rule-fairy.edn: :dir (did you mean :dirs?)"
         );
         assert_eq!(
             rules_error("{:rule {:dirs [\"x\"]}}"),
-            "Unknown keys in rule-fairy.edn: :rule"
+            "Unknown keys in rule-fairy.edn: :rule (did you mean :rules?)"
         );
         assert_eq!(
             rules_error("{:rule 1 \"x\" 2 :rules nil}"),
-            "Unknown keys in rule-fairy.edn: :rule, \"x\""
+            "Unknown keys in rule-fairy.edn: :rule (did you mean :rules?), \"x\""
         );
         assert!(Config::parse("{:rules nil}")
             .unwrap()
@@ -668,7 +683,7 @@ mod tests {
         );
         assert_eq!(
             gate("{:gate {:dir [\"x\"]}}"),
-            "Unknown :gate keys in rule-fairy.edn: :dir"
+            "Unknown :gate keys in rule-fairy.edn: :dir (did you mean :dirs?)"
         );
         for bad in [
             "{:gate {:dirs []}}",
@@ -768,7 +783,7 @@ mod tests {
         );
         assert_eq!(
             instructions("{:instructions {:file [\"x\"]}}"),
-            "Unknown :instructions keys in rule-fairy.edn: :file"
+            "Unknown :instructions keys in rule-fairy.edn: :file (did you mean :files?)"
         );
         assert!(instructions("{:instructions {:files \"CLAUDE.md\"}}")
             .contains(":instructions :files in rule-fairy.edn"));
@@ -776,7 +791,7 @@ mod tests {
             .contains(":instructions :files in rule-fairy.edn"));
         assert_eq!(
             instructions("{:instruction {}}"),
-            "Unknown keys in rule-fairy.edn: :instruction"
+            "Unknown keys in rule-fairy.edn: :instruction (did you mean :instructions?)"
         );
         // A bad :instructions leaves the rules and the shell hook usable (7.1 case 13).
         let config = Config::parse("{:instructions [:files]}").unwrap();

@@ -151,7 +151,7 @@ mod tests {
         );
         // The broken rule is left out and named; the other is delivered.
         let both = preview_of(&fs, &project, Event::edit(&["lib/x", "src/a.ts"]), all);
-        let line = "- .cursor/rules/broken.mdc:4: broken.mdc: Rule import heading does not exist: doc/g.md#none\n";
+        let line = "- .cursor/rules/broken.mdc:4: broken.mdc: Rule import heading does not exist: doc/g.md#none; did you mean doc/g.md#one?\n";
         let codex = both.codex.unwrap().unwrap();
         assert!(
             codex.starts_with("[rule-fairy injected: ui.mdc]\n"),

@@ -610,11 +610,27 @@ impl<'a> Resolver<'a> {
                 place.clone(),
                 ErrorKind::ImportHeadingMissing {
                     path: directive.path.clone(),
+                    nearest: nearest_slug(&wanted, document.slugs.keys()),
                     heading: wanted,
                 },
             )),
         }
     }
+}
+
+/// The heading slug a missing `#fragment` most likely means, compared
+/// without the separators slugs differ by (`#rollback` against
+/// `## Roll back`, slug `roll-back`), then by edit distance.
+fn nearest_slug<'a>(wanted: &str, slugs: impl Iterator<Item = &'a String>) -> Option<String> {
+    let bare = |slug: &str| -> String { slug.chars().filter(|c| c.is_alphanumeric()).collect() };
+    let wanted = bare(wanted);
+    let slugs: Vec<(String, &String)> = slugs.map(|slug| (bare(slug), slug)).collect();
+    let near = text::closest(&wanted, slugs.iter().map(|(bare, _)| bare.as_str()))?;
+    slugs
+        .iter()
+        .filter(|(bare, _)| bare == near)
+        .map(|(_, slug)| (*slug).clone())
+        .min()
 }
 
 /// A document's text. A byte order mark is dropped so a heading on the
@@ -1081,6 +1097,35 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_heading_suggests_the_one_it_most_likely_means() {
+        let fs = project(&[(
+            "doc/ops.md",
+            "# Ops\n\n## Roll back\n\n## Deploy\n\n## Monitoring\n",
+        )]);
+        let said = |fragment: &str| {
+            let r = rule(
+                "r.mdc",
+                &format!("---\nglobs: src/**\n---\n# R\n\n@doc/ops.md#{fragment}\n"),
+            );
+            render_err(&fs, &[&r]).message()
+        };
+        // Slugs are compared without their separators first.
+        assert_eq!(
+            said("rollback"),
+            "Rule import heading does not exist: doc/ops.md#rollback; did you mean doc/ops.md#roll-back?"
+        );
+        assert_eq!(
+            said("deploi"),
+            "Rule import heading does not exist: doc/ops.md#deploi; did you mean doc/ops.md#deploy?"
+        );
+        // Nothing near: no guess.
+        assert_eq!(
+            said("security"),
+            "Rule import heading does not exist: doc/ops.md#security"
+        );
+    }
+
+    #[test]
     fn fragments_are_decoded_and_lower_cased() {
         let fs = project(&[("doc/guide.md", "## Café crème\n\nfound\n")]);
         for fragment in ["caf%C3%A9-cr%C3%A8me", "Caf%c3%a9-CRÈME", "café-crème"] {
@@ -1296,7 +1341,7 @@ mod tests {
         );
         assert_eq!(
             render_err(&fs, &[&r]).message(),
-            "Rule import heading does not exist: doc/many.md#x-1000"
+            "Rule import heading does not exist: doc/many.md#x-1000; did you mean doc/many.md#x-100?"
         );
         let r = rule(
             "r.mdc",

@@ -1814,7 +1814,7 @@ mod tests {
         let response = ws.decide(&prompt("go", 1, ""));
         assert_eq!(
             response.entries,
-            vec!["[rule-fairy error: prompt delivery failed]\n/p/rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule\nNo matched rules were injected or marked as injected."]
+            vec!["[rule-fairy error: prompt delivery failed]\n/p/rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule (did you mean :rules?)\nNo matched rules were injected or marked as injected."]
         );
         assert_eq!(response.state, None);
         ws.put_file("/p/rule-fairy.edn", b"{}");
