@@ -94,10 +94,9 @@ pub enum ErrorKind {
     UnknownConfigKeys {
         /// The section holding them, like `:rules`; `None` at the top.
         section: Option<String>,
-        /// The unknown keys as written.
-        keys: Vec<String>,
-        /// For each of `keys`, the known key it most likely misspells.
-        nearest: Vec<Option<String>>,
+        /// The unknown keys as written, each with the known key it most
+        /// likely misspells (`(":dir", Some(":dirs"))`).
+        keys: Vec<(String, Option<String>)>,
     },
     /// A section such as `:rules` whose value is not a map.
     ConfigSectionNotMap {
@@ -281,8 +280,9 @@ pub enum ErrorKind {
         path: String,
         /// The heading looked for: decoded and lower-cased.
         heading: String,
-        /// The document's heading slug it most likely misspells.
-        nearest: Option<String>,
+        /// The document's heading slug it most likely misspells (boxed:
+        /// every error carries the largest kind's size).
+        nearest: Option<Box<str>>,
     },
     /// An omission start inside an open omission block, in `document`.
     NestedOmission {
@@ -358,14 +358,9 @@ impl fmt::Display for ErrorKind {
                 column,
             } => write!(f, "{message} (line {line}, column {column})"),
             ConfigNotMap => f.write_str("rule-fairy.edn must contain a map"),
-            UnknownConfigKeys {
-                section,
-                keys,
-                nearest,
-            } => {
+            UnknownConfigKeys { section, keys } => {
                 let keys: Vec<String> = keys
                     .iter()
-                    .zip(nearest.iter().chain(std::iter::repeat(&None)))
                     .map(|(key, near)| match near {
                         Some(near) => format!("{key} (did you mean {near}?)"),
                         None => key.clone(),
@@ -635,16 +630,17 @@ mod tests {
         assert_eq!(
             text(ErrorKind::UnknownConfigKeys {
                 section: None,
-                keys: vec![":rule".to_string(), ":x".to_string()],
-                nearest: vec![Some(":rules".to_string()), None],
+                keys: vec![
+                    (":rule".to_string(), Some(":rules".to_string())),
+                    (":x".to_string(), None)
+                ],
             }),
             "Unknown keys in rule-fairy.edn: :rule (did you mean :rules?), :x"
         );
         assert_eq!(
             text(ErrorKind::UnknownConfigKeys {
                 section: Some(":rules".to_string()),
-                keys: vec![":dir".to_string()],
-                nearest: vec![None],
+                keys: vec![(":dir".to_string(), None)],
             }),
             "Unknown :rules keys in rule-fairy.edn: :dir"
         );
@@ -716,7 +712,7 @@ mod tests {
             text(ErrorKind::ImportHeadingMissing {
                 path: path(),
                 heading: "rollback".to_string(),
-                nearest: Some("roll-back".to_string()),
+                nearest: Some("roll-back".into()),
             }),
             "Rule import heading does not exist: doc/a.md#rollback; did you mean doc/a.md#roll-back?"
         );

@@ -96,14 +96,15 @@ fn unknown_keys(entries: &[(Edn, Edn)], allowed: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// For each unknown key (as written, `:dir`), the allowed key it most
+/// Each unknown key (as written, `:dir`) with the allowed key it most
 /// likely misspells (`:dirs`).
-fn nearest_keys(unknown: &[String], allowed: &[&str]) -> Vec<Option<String>> {
+fn with_nearest(unknown: Vec<String>, allowed: &[&str]) -> Vec<(String, Option<String>)> {
     unknown
-        .iter()
+        .into_iter()
         .map(|key| {
-            closest(key.trim_start_matches(':'), allowed.iter().copied())
-                .map(|near| format!(":{near}"))
+            let near = closest(key.trim_start_matches(':'), allowed.iter().copied())
+                .map(|near| format!(":{near}"));
+            (key, near)
         })
         .collect()
 }
@@ -138,8 +139,7 @@ fn nested_map<'a>(
             first_unknown_line(entries, allowed),
             ErrorKind::UnknownConfigKeys {
                 section: Some(label.to_string()),
-                nearest: nearest_keys(&unknown, allowed),
-                keys: unknown,
+                keys: with_nearest(unknown, allowed),
             },
         ));
     }
@@ -224,8 +224,7 @@ impl Config {
                 first_unknown_line(&entries, TOP_LEVEL_KEYS),
                 ErrorKind::UnknownConfigKeys {
                     section: None,
-                    nearest: nearest_keys(&unknown, TOP_LEVEL_KEYS),
-                    keys: unknown,
+                    keys: with_nearest(unknown, TOP_LEVEL_KEYS),
                 },
             ));
         }

@@ -621,7 +621,7 @@ impl<'a> Resolver<'a> {
 /// The heading slug a missing `#fragment` most likely means, compared
 /// without the separators slugs differ by (`#rollback` against
 /// `## Roll back`, slug `roll-back`), then by edit distance.
-fn nearest_slug<'a>(wanted: &str, slugs: impl Iterator<Item = &'a String>) -> Option<String> {
+fn nearest_slug<'a>(wanted: &str, slugs: impl Iterator<Item = &'a String>) -> Option<Box<str>> {
     let bare = |slug: &str| -> String { slug.chars().filter(|c| c.is_alphanumeric()).collect() };
     let wanted = bare(wanted);
     let slugs: Vec<(String, &String)> = slugs.map(|slug| (bare(slug), slug)).collect();
@@ -629,8 +629,9 @@ fn nearest_slug<'a>(wanted: &str, slugs: impl Iterator<Item = &'a String>) -> Op
     slugs
         .iter()
         .filter(|(bare, _)| bare == near)
-        .map(|(_, slug)| (*slug).clone())
+        .map(|(_, slug)| slug.as_str())
         .min()
+        .map(Box::from)
 }
 
 /// A document's text. A byte order mark is dropped so a heading on the
