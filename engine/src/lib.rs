@@ -90,6 +90,17 @@ pub use delivery::selection::{
 
 pub use check::{check_project, check_project_with, Report};
 
+/// `rule-fairy test`: the project's rule tests read, judged by the
+/// selection the hooks make, and reported rule by rule; the rules no test
+/// names; a starter test of a rule.
+pub mod rule_tests {
+    pub use crate::check::rule_tests::{
+        describe_event, read_test_file, run_rule_tests, starter, test_dirs, test_files,
+        untested_rules, Failure, RuleReport, RuleTest, Starter, TestEvent, TestFile, TestProblem,
+        TestRun, MAX_EVENTS, TEST_DIR,
+    };
+}
+
 pub use hosts::failure::{delivery_failed, failure_summary};
 pub use hosts::gate_check;
 pub use hosts::journal::{DeliveryRecord, Journal, ProblemRecord, RuleRecord, Totals};

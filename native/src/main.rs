@@ -1,6 +1,6 @@
 //! `rule-fairy`: the native side of Rule Fairy. Today: `explain` (which
 //! rules an event selects, and why), `check` (lint the configuration and
-//! every rule), `status` (what each session has received), `doctor`
+//! every rule), `test` (the rule tests), `status` (what each session has received), `doctor`
 //! (whether the hosts and the project are set up), the Codex hooks, the
 //! reviews and the gate.
 
@@ -47,6 +47,10 @@ enum Command {
     Explain(Box<ExplainArgs>),
     /// Check rule-fairy.edn and every rule; exit 1 on any error.
     Check(CheckArgs),
+    /// Run the rule tests: each rule must fire for its `fires` events and
+    /// stay silent for its `silent` ones; exit 1 on a failure, 2 when a
+    /// test cannot run.
+    Test(TestArgs),
     /// What each session has received: the rules delivered, when and why,
     /// their size, what waits, and the problems told.
     Status(StatusArgs),
@@ -124,6 +128,23 @@ pub struct CheckArgs {
 }
 
 #[derive(Args)]
+pub struct TestArgs {
+    /// The project root (default: found from the working directory).
+    #[arg(long, value_name = "DIR")]
+    project: Option<PathBuf>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Write a starter test of RULE from its globs and keywords (never
+    /// over an existing file).
+    #[arg(long, value_name = "RULE", conflicts_with_all = ["rules", "json"])]
+    new: Option<String>,
+    /// Only the tests of these rules (default: every test).
+    #[arg(value_name = "RULE")]
+    rules: Vec<String>,
+}
+
+#[derive(Args)]
 pub struct StatusArgs {
     /// The project root (default: found from the working directory).
     #[arg(long, value_name = "DIR")]
@@ -162,6 +183,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Explain(args) => commands::explain::run(&args),
         Command::Check(args) => commands::check::run(&args),
+        Command::Test(args) => commands::test::run(&args),
         Command::Status(args) => commands::status::run(&args),
         Command::Doctor(args) => doctor::run(&args),
         Command::Codex(args) => return codex::run(&args),

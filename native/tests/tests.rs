@@ -27,5 +27,6 @@ mod review_layout;
 mod review_plan;
 mod rule_formats;
 mod rule_sources;
+mod rule_tests;
 mod status;
 mod why_not;

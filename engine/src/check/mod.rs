@@ -4,6 +4,7 @@
 pub(crate) mod lint;
 mod nearby;
 mod reach;
+pub(crate) mod rule_tests;
 
 use serde::Serialize;
 

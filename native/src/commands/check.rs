@@ -2,8 +2,9 @@
 
 use std::process::ExitCode;
 
-use rule_fairy_engine::Severity;
+use rule_fairy_engine::rule_tests::untested_rules;
 use rule_fairy_engine::{check_project_with, Report};
+use rule_fairy_engine::{Project, Severity};
 
 use crate::location::{display_path, project_root};
 use crate::stdfs::StdFs;
@@ -12,6 +13,7 @@ use crate::CheckArgs;
 pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
     let report = report(&root);
+    let untested = untested(&root);
     // The gate's rules, listed with their languages and test coverage; a
     // gate that cannot load fails the check.
     #[cfg(feature = "gate")]
@@ -25,9 +27,19 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
             value["gate"] = listing.clone();
             text = value.to_string();
         }
+        if !untested.is_empty() {
+            let mut value: serde_json::Value = serde_json::from_str(&text).expect("reports parse");
+            value["untestedRules"] = serde_json::json!(untested);
+            text = value.to_string();
+        }
         crate::output::print_line(&text)?;
     } else {
-        crate::output::print(&format!("{}{}", human(&report), gate.text))?;
+        crate::output::print(&format!(
+            "{}{}{}",
+            human(&report),
+            untested_note(&untested),
+            gate.text
+        ))?;
     }
     Ok(if report.has_errors() || gate.error {
         ExitCode::FAILURE
@@ -45,6 +57,25 @@ pub(crate) fn report(root: &str) -> Report {
         finding.place.file = display_path(root, &finding.place.file);
     }
     report
+}
+
+/// The rules no rule test names (`rule-fairy test`); none when the
+/// project does not load, which the report already tells.
+fn untested(root: &str) -> Vec<String> {
+    Project::load(&StdFs, root)
+        .map_or_else(|_| Vec::new(), |project| untested_rules(&StdFs, &project))
+}
+
+/// A note, never an error: a rule without a test still works.
+fn untested_note(untested: &[String]) -> String {
+    match untested.len() {
+        0 => String::new(),
+        n => format!(
+            "note: {n} rule{} no test: {}\n  fix: `rule-fairy test --new RULE` writes a starter test\n",
+            if n == 1 { " has" } else { "s have" },
+            untested.join(", ")
+        ),
+    }
 }
 
 /// The most files `check` lists to try each glob against; a larger tree
