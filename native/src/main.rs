@@ -17,6 +17,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod codex;
 mod commands;
+mod diagnostics;
 mod doctor;
 mod facts;
 #[cfg(feature = "gate")]
@@ -118,9 +119,8 @@ pub struct CheckArgs {
     /// The project root (default: found from the working directory).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: diagnostics::OutputArgs,
 }
 
 #[derive(Args)]
