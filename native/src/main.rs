@@ -31,6 +31,11 @@ mod review;
 mod stdfs;
 mod utc;
 
+/// The command line's definition, for completions and the man page.
+fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+
 #[derive(Parser)]
 #[command(
     name = "rule-fairy",
@@ -66,6 +71,16 @@ enum Command {
     /// The repository's ast-grep rules: scan, check written files, test.
     #[cfg(feature = "gate")]
     Gate(gate::GateArgs),
+    /// Print a shell's completion script: `rule-fairy completions bash`.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff): `rule-fairy man > rule-fairy.1`.
+    Man,
+}
+
+#[derive(Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    shell: clap_complete::Shell,
 }
 
 #[derive(Args)]
@@ -169,6 +184,8 @@ fn main() -> ExitCode {
         Command::ReviewPlan(args) => return review::run_plan(&args),
         #[cfg(feature = "gate")]
         Command::Gate(args) => return gate::run(&args),
+        Command::Completions(args) => commands::shell::completions(args.shell),
+        Command::Man => commands::shell::man(),
     };
     match result {
         Ok(code) => code,

@@ -372,7 +372,13 @@ fn a_rules_directory_that_is_a_file() {
 fn a_missing_project_directory() {
     let p = Project::new();
     let missing: PathBuf = p.root().join("nope");
-    let out = p.run(&["check", "--format", "short", "--project", missing.to_str().unwrap()]);
+    let out = p.run(&[
+        "check",
+        "--format",
+        "short",
+        "--project",
+        missing.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("The project directory does not exist"));
 }

@@ -86,7 +86,11 @@ fn scan_json_prints_one_object_per_finding() {
 #[test]
 fn a_clean_scan_exits_0_and_paths_are_the_shell_s() {
     let p = violating();
-    let out = run_in(&p, &p.root().join("src"), &["gate", "scan", "--format", "short", "ok.ts"]);
+    let out = run_in(
+        &p,
+        &p.root().join("src"),
+        &["gate", "scan", "--format", "short", "ok.ts"],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
     assert!(stderr(&out).starts_with("0 errors, 0 other findings in 1 file"));
@@ -153,10 +157,22 @@ fn check_reports_only_the_written_files() {
     let clean = run(&p, &["gate", "check", "--format", "short", "src/ok.ts"]);
     assert_eq!((code(&clean), stdout(&clean)), (0, String::new()));
     // A file the write deleted has nothing to report.
-    let gone = run(&p, &["gate", "check", "--format", "short", "src/deleted.ts"]);
+    let gone = run(
+        &p,
+        &["gate", "check", "--format", "short", "src/deleted.ts"],
+    );
     assert_eq!(code(&gone), 0, "{}", stderr(&gone));
     let absolute = p.root().join("src/api.ts");
-    let human = run(&p, &["gate", "check", "--format", "short", absolute.to_str().unwrap()]);
+    let human = run(
+        &p,
+        &[
+            "gate",
+            "check",
+            "--format",
+            "short",
+            absolute.to_str().unwrap(),
+        ],
+    );
     assert!(stdout(&human).starts_with("error[no-eval] src/api.ts:2: "));
 }
 
@@ -186,12 +202,25 @@ fn rules_from_a_ref_hold_even_when_the_change_deletes_them() {
     fs::remove_dir_all(p.root().join(".kairoku")).unwrap();
     let weakened = run(&p, &["gate", "scan", "--format", "short"]);
     assert_eq!(code(&weakened), 0);
-    let held = run(&p, &["gate", "scan", "--format", "short", "--rules-from", "main"]);
+    let held = run(
+        &p,
+        &["gate", "scan", "--format", "short", "--rules-from", "main"],
+    );
     assert_eq!(code(&held), 1, "{}", stderr(&held));
     assert!(stdout(&held).starts_with("error[no-eval] src/api.ts:2:"));
     let tests = run(&p, &["gate", "test", "--rules-from", "main"]);
     assert_eq!(code(&tests), 0, "{}", stdout(&tests));
-    let unknown = run(&p, &["gate", "scan", "--format", "short", "--rules-from", "origin/nope"]);
+    let unknown = run(
+        &p,
+        &[
+            "gate",
+            "scan",
+            "--format",
+            "short",
+            "--rules-from",
+            "origin/nope",
+        ],
+    );
     assert_eq!(code(&unknown), 2);
     assert!(stderr(&unknown).contains("git ref `origin/nope`"));
 }
@@ -251,7 +280,10 @@ fn the_worked_example_catches_its_defect_and_its_test_passes() {
     let example = repo_root().join("examples/webshop");
     let example = example.to_str().unwrap();
     let here = Project::new();
-    let scan = run(&here, &["gate", "scan", "--format", "short", "--project", example]);
+    let scan = run(
+        &here,
+        &["gate", "scan", "--format", "short", "--project", example],
+    );
     assert_eq!(code(&scan), 1, "{}", stderr(&scan));
     let text = stdout(&scan);
     assert!(

@@ -122,11 +122,14 @@ fn diagnostic(finding: &rule_fairy_engine::Finding) -> Diagnostic {
         rule: CHECK_RULE.to_string(),
         file: finding.place.file.clone(),
         line,
-        span: finding.span.zip(line).map(|(span, line)| diagnostics::Span {
-            column: span.column,
-            end_line: line,
-            end_column: span.end_column,
-        }),
+        span: finding
+            .span
+            .zip(line)
+            .map(|(span, line)| diagnostics::Span {
+                column: span.column,
+                end_line: line,
+                end_column: span.end_column,
+            }),
         message: finding.message.clone(),
         note: finding.hint.clone().map(Note::Fix),
     }

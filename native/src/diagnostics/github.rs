@@ -85,6 +85,9 @@ mod tests {
             message: "m".into(),
             note: None,
         };
-        assert_eq!(render(&[d]), "::notice file=rule-fairy.edn,title=check::m\n");
+        assert_eq!(
+            render(&[d]),
+            "::notice file=rule-fairy.edn,title=check::m\n"
+        );
     }
 }

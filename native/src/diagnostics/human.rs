@@ -72,9 +72,11 @@ fn one(d: &Diagnostic, sources: &mut Sources, renderer: &Renderer) -> String {
     if d.rule != "check" {
         title = title.id(d.rule.as_str());
     }
-    let frame = d
-        .line
-        .and_then(|line| sources.text(&d.file).and_then(|text| frame(text, line, d.span)));
+    let frame = d.line.and_then(|line| {
+        sources
+            .text(&d.file)
+            .and_then(|text| frame(text, line, d.span))
+    });
     let group = match (&frame, d.line) {
         (Some((source, range, first)), _) => Group::with_title(title).element(
             Snippet::source(source.as_str())

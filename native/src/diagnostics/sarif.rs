@@ -56,7 +56,8 @@ fn result(d: &Diagnostic, rule_index: Option<usize>) -> Value {
         text.push_str("\n\n");
         text.push_str(note.text());
     }
-    let mut location = json!({"artifactLocation": {"uri": encode(&d.file, false), "uriBaseId": "%SRCROOT%"}});
+    let mut location =
+        json!({"artifactLocation": {"uri": encode(&d.file, false), "uriBaseId": "%SRCROOT%"}});
     if let Some(line) = d.line {
         let mut region = json!({"startLine": line});
         if let Some(span) = d.span {
@@ -113,7 +114,10 @@ mod tests {
     fn paths_are_percent_encoded_uris() {
         assert_eq!(encode("src/a b#.ts", false), "src/a%20b%23.ts");
         assert_eq!(encode("a:b", false), "a%3Ab");
-        assert_eq!(root_uri("/home/me/pro ject/"), "file:///home/me/pro%20ject/");
+        assert_eq!(
+            root_uri("/home/me/pro ject/"),
+            "file:///home/me/pro%20ject/"
+        );
         assert_eq!(root_uri("C:\\work\\p"), "file:///C:/work/p/");
     }
 }
