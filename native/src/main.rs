@@ -17,6 +17,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod codex;
 mod commands;
+mod diagnostics;
 mod doctor;
 mod facts;
 #[cfg(feature = "gate")]
@@ -29,6 +30,11 @@ mod plugin_manifest;
 mod review;
 mod stdfs;
 mod utc;
+
+/// The command line's definition, for completions and the man page.
+fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
 
 #[derive(Parser)]
 #[command(
@@ -69,6 +75,16 @@ enum Command {
     /// The repository's ast-grep rules: scan, check written files, test.
     #[cfg(feature = "gate")]
     Gate(gate::GateArgs),
+    /// Print a shell's completion script: `rule-fairy completions bash`.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff): `rule-fairy man > rule-fairy.1`.
+    Man,
+}
+
+#[derive(Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    shell: clap_complete::Shell,
 }
 
 #[derive(Args)]
@@ -122,9 +138,8 @@ pub struct CheckArgs {
     /// The project root (default: found from the working directory).
     #[arg(long, value_name = "DIR")]
     project: Option<PathBuf>,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: diagnostics::OutputArgs,
 }
 
 #[derive(Args)]
@@ -191,6 +206,8 @@ fn main() -> ExitCode {
         Command::ReviewPlan(args) => return review::run_plan(&args),
         #[cfg(feature = "gate")]
         Command::Gate(args) => return gate::run(&args),
+        Command::Completions(args) => commands::shell::completions(args.shell),
+        Command::Man => commands::shell::man(),
     };
     match result {
         Ok(code) => code,

@@ -119,7 +119,7 @@ fn globs_too_large_for_the_matcher_are_check_errors_and_never_panic() {
         "huge.mdc",
         format!("---\nglobs: src/{}\n---\n# Huge", "*a".repeat(300_000)),
     );
-    let check = p.run(&["check"]);
+    let check = p.run(&["check", "--format", "short"]);
     assert_eq!(check.status.code(), Some(1));
     let report = stdout(&check);
     assert!(report.contains(".cursor/rules/huge.mdc:2: error: Rule glob is 600004 characters long, over the limit of 4096: src/*a*a"), "{}", &report[..report.len().min(2_000)]);
@@ -160,7 +160,7 @@ fn a_bad_config_fails_with_file_and_line() {
         stderr(&out),
         "rule-fairy: rule-fairy.edn:2: Unknown :rules keys in rule-fairy.edn: :dir (did you mean :dirs?)\n"
     );
-    let check = p.run(&["check"]);
+    let check = p.run(&["check", "--format", "short"]);
     assert_eq!(check.status.code(), Some(1));
     assert!(stdout(&check)
         .contains("rule-fairy.edn:2: error: Unknown :rules keys in rule-fairy.edn: :dir"));
@@ -205,7 +205,7 @@ fn check_reports_the_cursor_mistakes_with_fixes() {
     assert!(find("good.mdc").is_empty());
     assert_eq!(report["rules"], 8);
     assert_eq!(report["errors"], 5);
-    let out = p.run(&["check"]);
+    let out = p.run(&["check", "--format", "short"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stdout(&out).contains(".cursor/rules/glob.mdc:2: error: Invalid rule glob: src/[a\n"),
@@ -225,7 +225,7 @@ fn check_exits_zero_with_only_warnings() {
     let p = Project::new();
     p.rule("a.mdc", "---\nglobs: src/**\ncustom: kept\n---\nBody")
         .write("src/a.ts", "");
-    let out = p.run(&["check"]);
+    let out = p.run(&["check", "--format", "short"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert!(stdout(&out).contains("1 warning"));
 }
@@ -238,7 +238,7 @@ fn check_warns_of_a_glob_no_file_matches() {
         .write("src/ui/Button.tsx", "")
         .write(".gitignore", "dist/\n")
         .write("dist/app.js", "");
-    let out = p.run(&["check"]);
+    let out = p.run(&["check", "--format", "short"]);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
@@ -267,7 +267,7 @@ fn duplicate_names_across_directories() {
     let out = p.run(&["explain", "--prompt", "x"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("Rule names defined in more than one rules directory: a.mdc"));
-    assert!(stdout(&p.run(&["check"])).contains(
+    assert!(stdout(&p.run(&["check", "--format", "short"])).contains(
         "docs/rules/a.mdc: error: Rule names defined in more than one rules directory: a.mdc"
     ));
 }
@@ -360,7 +360,7 @@ fn hostile_rule_files_give_clear_errors_and_never_panic() {
 fn a_rules_directory_that_is_a_file() {
     let p = Project::new();
     p.write(".cursor/rules", "I am a file");
-    let out = p.run(&["check"]);
+    let out = p.run(&["check", "--format", "short"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stdout(&out).contains(".cursor/rules: error: The rules directory is not a directory"),
@@ -373,7 +373,13 @@ fn a_rules_directory_that_is_a_file() {
 fn a_missing_project_directory() {
     let p = Project::new();
     let missing: PathBuf = p.root().join("nope");
-    let out = p.run(&["check", "--project", missing.to_str().unwrap()]);
+    let out = p.run(&[
+        "check",
+        "--format",
+        "short",
+        "--project",
+        missing.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("The project directory does not exist"));
 }
@@ -440,7 +446,7 @@ fn render_names_a_broken_import_and_delivers_the_rest() {
             "{out}"
         );
     }
-    let check = stdout(&p.run(&["check"]));
+    let check = stdout(&p.run(&["check", "--format", "short"]));
     assert!(
         check.contains(
             ".cursor/rules/ui.mdc:6: error: Rule import heading does not exist: doc/guide.md#nope"

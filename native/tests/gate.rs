@@ -47,7 +47,7 @@ fn violating() -> Project {
 #[test]
 fn scan_prints_rule_file_line_message_and_note_and_exits_1() {
     let p = violating();
-    let out = run(&p, &["gate", "scan"]);
+    let out = run(&p, &["gate", "scan", "--format", "short"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
@@ -86,7 +86,11 @@ fn scan_json_prints_one_object_per_finding() {
 #[test]
 fn a_clean_scan_exits_0_and_paths_are_the_shell_s() {
     let p = violating();
-    let out = run_in(&p, &p.root().join("src"), &["gate", "scan", "ok.ts"]);
+    let out = run_in(
+        &p,
+        &p.root().join("src"),
+        &["gate", "scan", "--format", "short", "ok.ts"],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
     assert!(stderr(&out).starts_with("0 errors, 0 other findings in 1 file"));
@@ -122,8 +126,8 @@ fn a_rule_that_cannot_be_read_exits_2_naming_file_and_line() {
         p.write(".kairoku/rules/bad.yml", rule)
             .write("a.rb", "puts 1\n");
         for args in [
-            &["gate", "scan"][..],
-            &["gate", "check", "src/api.ts"],
+            &["gate", "scan", "--format", "short"][..],
+            &["gate", "check", "--format", "short", "src/api.ts"],
             &["gate", "test"],
         ] {
             let out = run(&p, args);
@@ -150,13 +154,25 @@ fn check_reports_only_the_written_files() {
         .collect();
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["file"], "src/api.ts");
-    let clean = run(&p, &["gate", "check", "src/ok.ts"]);
+    let clean = run(&p, &["gate", "check", "--format", "short", "src/ok.ts"]);
     assert_eq!((code(&clean), stdout(&clean)), (0, String::new()));
     // A file the write deleted has nothing to report.
-    let gone = run(&p, &["gate", "check", "src/deleted.ts"]);
+    let gone = run(
+        &p,
+        &["gate", "check", "--format", "short", "src/deleted.ts"],
+    );
     assert_eq!(code(&gone), 0, "{}", stderr(&gone));
     let absolute = p.root().join("src/api.ts");
-    let human = run(&p, &["gate", "check", absolute.to_str().unwrap()]);
+    let human = run(
+        &p,
+        &[
+            "gate",
+            "check",
+            "--format",
+            "short",
+            absolute.to_str().unwrap(),
+        ],
+    );
     assert!(stdout(&human).starts_with("error[no-eval] src/api.ts:2: "));
 }
 
@@ -184,14 +200,27 @@ fn rules_from_a_ref_hold_even_when_the_change_deletes_them() {
     p.init_git().commit_all("rules");
     p.git(&["checkout", "-q", "-b", "change"]);
     fs::remove_dir_all(p.root().join(".kairoku")).unwrap();
-    let weakened = run(&p, &["gate", "scan"]);
+    let weakened = run(&p, &["gate", "scan", "--format", "short"]);
     assert_eq!(code(&weakened), 0);
-    let held = run(&p, &["gate", "scan", "--rules-from", "main"]);
+    let held = run(
+        &p,
+        &["gate", "scan", "--format", "short", "--rules-from", "main"],
+    );
     assert_eq!(code(&held), 1, "{}", stderr(&held));
     assert!(stdout(&held).starts_with("error[no-eval] src/api.ts:2:"));
     let tests = run(&p, &["gate", "test", "--rules-from", "main"]);
     assert_eq!(code(&tests), 0, "{}", stdout(&tests));
-    let unknown = run(&p, &["gate", "scan", "--rules-from", "origin/nope"]);
+    let unknown = run(
+        &p,
+        &[
+            "gate",
+            "scan",
+            "--format",
+            "short",
+            "--rules-from",
+            "origin/nope",
+        ],
+    );
     assert_eq!(code(&unknown), 2);
     assert!(stderr(&unknown).contains("git ref `origin/nope`"));
 }
@@ -203,7 +232,7 @@ fn check_lists_gate_rules_with_languages_and_coverage() {
         ".kairoku/rules/py.yml",
         "id: no-pickle\nlanguage: python\nseverity: warning\nrule:\n  pattern: pickle.loads($X)\n",
     );
-    let out = run(&p, &["check"]);
+    let out = run(&p, &["check", "--format", "short"]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let text = stdout(&out);
     assert!(
@@ -233,7 +262,7 @@ fn check_fails_on_a_broken_gate_and_says_nothing_without_one() {
         ".kairoku/rules/bad.yml",
         "id: x\nlanguage: cobol\nrule:\n  pattern: x\n",
     );
-    let out = run(&p, &["check"]);
+    let out = run(&p, &["check", "--format", "short"]);
     assert_eq!(code(&out), 1);
     assert!(
         stdout(&out).contains("gate: error: .kairoku/rules/bad.yml:2: unknown language `cobol`")
@@ -251,7 +280,10 @@ fn the_worked_example_catches_its_defect_and_its_test_passes() {
     let example = repo_root().join("examples/webshop");
     let example = example.to_str().unwrap();
     let here = Project::new();
-    let scan = run(&here, &["gate", "scan", "--project", example]);
+    let scan = run(
+        &here,
+        &["gate", "scan", "--format", "short", "--project", example],
+    );
     assert_eq!(code(&scan), 1, "{}", stderr(&scan));
     let text = stdout(&scan);
     assert!(
@@ -268,7 +300,7 @@ fn the_worked_example_catches_its_defect_and_its_test_passes() {
 fn check_names_a_bad_gate_key_once() {
     let p = violating();
     p.write("rule-fairy.edn", "{:gate {:dirs []}}\n");
-    let out = run(&p, &["check"]);
+    let out = run(&p, &["check", "--format", "short"]);
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     assert_eq!(
@@ -281,7 +313,7 @@ fn check_names_a_bad_gate_key_once() {
         text.starts_with("rule-fairy.edn:1: error: :gate :dirs"),
         "{text}"
     );
-    let scan = run(&p, &["gate", "scan"]);
+    let scan = run(&p, &["gate", "scan", "--format", "short"]);
     assert_eq!(code(&scan), 2);
     assert!(stderr(&scan).starts_with("rule-fairy gate: rule-fairy.edn:1: :gate :dirs"));
 }

@@ -42,7 +42,7 @@ fn a_52_mb_file_and_a_10_mb_line_are_named_not_parsed_and_the_scan_exits_2() {
     let line = "export const a = eval(input);\n";
     p.write("src/huge.ts", line.repeat(52_000_000 / line.len()))
         .write("dist/min.js.ts", "eval(a);".repeat(10_000_000 / 8));
-    let out = run(&p, &["gate", "scan"]);
+    let out = run(&p, &["gate", "scan", "--format", "short"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     // The other file's finding is still printed.
     assert!(
@@ -62,7 +62,7 @@ fn a_52_mb_file_and_a_10_mb_line_are_named_not_parsed_and_the_scan_exits_2() {
 fn a_syntax_error_that_hides_a_violation_exits_2_naming_file_and_line() {
     let p = gated();
     p.write("src/hidden.ts", HIDDEN);
-    let out = run(&p, &["gate", "scan", "src/hidden.ts"]);
+    let out = run(&p, &["gate", "scan", "--format", "short", "src/hidden.ts"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
     assert_eq!(
@@ -171,7 +171,7 @@ fn files_listed_in_gate_unchecked_do_not_fail_the_scan() {
         .write("vendor/lib.ts", HIDDEN)
         .write("vendor/big.ts", " ".repeat(5 * 1024 * 1024))
         .write("src/ok.ts", "const ok = 1;\n");
-    let out = run(&p, &["gate", "scan"]);
+    let out = run(&p, &["gate", "scan", "--format", "short"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(
         stderr(&out),
@@ -185,10 +185,10 @@ fn files_listed_in_gate_unchecked_do_not_fail_the_scan() {
     assert_eq!((stdout(&out), stderr(&out)), (String::new(), String::new()));
     // Other paths still fail.
     p.write("src/app.ts", HIDDEN);
-    assert_eq!(code(&run(&p, &["gate", "scan"])), 2);
+    assert_eq!(code(&run(&p, &["gate", "scan", "--format", "short"])), 2);
     // A bad value is `check`'s to report, with its line.
     p.write("rule-fairy.edn", "{:gate\n {:unchecked []}}\n");
-    let out = run(&p, &["gate", "scan"]);
+    let out = run(&p, &["gate", "scan", "--format", "short"]);
     assert_eq!(code(&out), 2);
     assert!(
         stderr(&out).starts_with("rule-fairy gate: rule-fairy.edn:2: :gate :unchecked in rule-fairy.edn must be a non-empty vector of globs"),
@@ -203,7 +203,7 @@ fn a_rule_directory_or_file_without_rules_fails_closed_naming_it() {
     p.write("sgconfig.yml", "ruleDirs: [rules]\n")
         .write("rules/.keep", "")
         .write("a.ts", "eval(1);\n");
-    let out = run(&p, &["gate", "scan"]);
+    let out = run(&p, &["gate", "scan", "--format", "short"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(
         stderr(&out),
@@ -211,7 +211,7 @@ fn a_rule_directory_or_file_without_rules_fails_closed_naming_it() {
          rule-fairy gate: nothing was judged clean; fix this and run again\n"
     );
     p.write("rules/no-eval.yml", "");
-    let out = run(&p, &["gate", "scan"]);
+    let out = run(&p, &["gate", "scan", "--format", "short"]);
     assert_eq!(code(&out), 2);
     assert!(
         stderr(&out).starts_with("rule-fairy gate: rules/no-eval.yml: the rule file holds no rule"),
@@ -219,7 +219,7 @@ fn a_rule_directory_or_file_without_rules_fails_closed_naming_it() {
         stderr(&out)
     );
     // `rule-fairy check` fails on it too.
-    let out = run(&p, &["check"]);
+    let out = run(&p, &["check", "--format", "short"]);
     assert_eq!(code(&out), 1);
     assert!(
         stdout(&out).contains("gate: error: rules/no-eval.yml: the rule file holds no rule"),
@@ -227,5 +227,5 @@ fn a_rule_directory_or_file_without_rules_fails_closed_naming_it() {
         stdout(&out)
     );
     p.write("rules/no-eval.yml", NO_EVAL);
-    assert_eq!(code(&run(&p, &["gate", "scan"])), 1);
+    assert_eq!(code(&run(&p, &["gate", "scan", "--format", "short"])), 1);
 }

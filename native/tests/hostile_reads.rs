@@ -118,7 +118,7 @@ fn a_configuration_file_that_links_out_of_the_project_is_refused() {
     let outside = p.beside("shared").join("rule-fairy.edn");
     std::fs::write(&outside, "{:rules {:dirs [\"rules\"]}}").unwrap();
     p.link("rule-fairy.edn", &outside);
-    let out = p.run(&["check"]);
+    let out = p.run(&["check", "--format", "short"]);
     let text = format!("{}{}", stdout(&out), stderr(&out));
     assert_ne!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("rule-fairy.edn"), "{text}");

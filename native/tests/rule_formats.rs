@@ -41,7 +41,7 @@ fn copilot_apply_to_keeps_braces_and_everything_comes_with_prompts() {
         assert_eq!(edit(&p, path), vec!["ts.instructions.md"], "{path}");
     }
     assert_eq!(prompt(&p), vec!["all.instructions.md"]);
-    let check = p.run(&["check"]);
+    let check = p.run(&["check", "--format", "short"]);
     assert!(check.status.success(), "{}", stdout(&check));
     assert!(stdout(&check).contains("0 errors"), "{}", stdout(&check));
 }
@@ -58,7 +58,7 @@ fn unbalanced_copilot_braces_are_an_error_at_their_line_and_others_still_match()
             ".github/instructions/ok.instructions.md",
             "---\napplyTo: \"src/**\"\n---\n# Ok",
         );
-    let check = p.run(&["check"]);
+    let check = p.run(&["check", "--format", "short"]);
     assert_eq!(check.status.code(), Some(1), "{}", stdout(&check));
     assert!(
         stdout(&check).contains(
@@ -82,7 +82,7 @@ fn md_files_folder_rules_and_legacy_root_files() {
     assert_eq!(edit(&p, "release/notes.txt"), vec!["release/RULE.md"]);
     let render = stdout(&p.run(&["explain", "--prompt", "hello", "--render"]));
     assert!(render.contains("Legacy: always on."), "{render}");
-    let check = stdout(&p.run(&["check"]));
+    let check = stdout(&p.run(&["check", "--format", "short"]));
     assert!(
         check.contains(".cursor/rules/bad/RULE.md: warning: RULE.md is a directory"),
         "{check}"
@@ -100,7 +100,7 @@ fn a_ten_megabyte_cursorrules_is_an_error_and_the_others_still_come() {
     p.rule("base.mdc", "---\nalwaysApply: true\n---\n# Base")
         .write(".cursorrules", "x".repeat(10 * 1024 * 1024));
     assert_eq!(prompt(&p), vec!["base.mdc"]);
-    let check = p.run(&["check"]);
+    let check = p.run(&["check", "--format", "short"]);
     assert_eq!(check.status.code(), Some(1));
     let text = stdout(&check);
     assert!(
@@ -138,7 +138,7 @@ fn roo_rules_and_mode_folders() {
         .write(".roo/rules-code/style.txt", "Code style.")
         .write(".roo/commands/deploy.md", "# A command, not a rule");
     assert_eq!(prompt(&p), vec!["rules/general.md"]);
-    let check = stdout(&p.run(&["check"]));
+    let check = stdout(&p.run(&["check", "--format", "short"]));
     assert!(check.contains("Checked 2 rules"), "{check}");
 }
 
@@ -159,7 +159,7 @@ fn a_folded_description_draws_no_warning() {
         "---\ndescription: >\n  Database rules,\n  for migrations.\nglobs: db/**\n---\n# DB",
     )
     .write("db/001.sql", "create table t (id int);");
-    let check = stdout(&p.run(&["check"]));
+    let check = stdout(&p.run(&["check", "--format", "short"]));
     assert!(check.contains("0 errors, 0 warnings"), "{check}");
 }
 
@@ -185,7 +185,7 @@ fn annotations_are_text_and_the_rule_still_arrives() {
         "{}",
         stdout(&render)
     );
-    let check = stdout(&p.run(&["check"]));
+    let check = stdout(&p.run(&["check", "--format", "short"]));
     assert!(
         check.contains(".cursor/rules/java.mdc:6: warning: `@Data` looks like code"),
         "{check}"

@@ -44,7 +44,7 @@ fn a_rule_linked_outside_the_project_is_never_delivered() {
 #[test]
 fn check_names_each_rule_source_that_links_outside() {
     let p = linked_outside();
-    let out = p.run(&["check"]);
+    let out = p.run(&["check", "--format", "short"]);
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let text = stdout(&out);
     assert!(!text.contains(KEY));
@@ -70,7 +70,7 @@ fn links_inside_the_project_keep_working() {
     let out = p.hook("prompt", &prompt_input("s1", "hello", None));
     let context = codex_accepts(PROMPT, &out).unwrap();
     assert_eq!(injected(&context), vec!["base.mdc", "shared/team.md"]);
-    assert!(p.run(&["check"]).status.success());
+    assert!(p.run(&["check", "--format", "short"]).status.success());
 }
 
 #[test]
@@ -83,7 +83,7 @@ fn a_configured_rules_directory_outside_the_project_is_an_error_at_its_line() {
         );
         let message =
             format!(":rules :dirs in rule-fairy.edn names a directory outside the project: {dir}");
-        let check = p.run(&["check"]);
+        let check = p.run(&["check", "--format", "short"]);
         assert_eq!(check.status.code(), Some(1));
         assert!(
             stdout(&check).contains(&format!("rule-fairy.edn:3: error: {message}")),
@@ -121,7 +121,8 @@ fn a_fifo_among_the_rules_is_named_and_never_opened() {
         .expect("check returns within 10 s");
     assert_eq!(check.status.code(), Some(1));
     assert!(
-        stdout(&check).contains(".cursor/rules/pipe.mdc: error: Not a regular file"),
+        stdout(&check).contains("error: Not a regular file")
+            && stdout(&check).contains("--> .cursor/rules/pipe.mdc\n"),
         "{}",
         stdout(&check)
     );

@@ -110,7 +110,7 @@ fn notify_false_silences_the_delivery_line_but_not_the_problems() {
         .as_str()
         .unwrap()
         .starts_with("Rule Fairy: base.mdc (always on)\n"));
-    let check = p.run(&["check"]);
+    let check = p.run(&["check", "--format", "short"]);
     assert!(
         stdout(&check)
             .contains("rule-fairy.edn:1: error: :notify in rule-fairy.edn must be true or false"),

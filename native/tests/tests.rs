@@ -12,6 +12,7 @@ mod codex_hostile;
 mod codex_kills;
 mod codex_packaging;
 mod codex_version;
+mod diagnostics;
 mod doctor;
 mod fuzz_hook_input;
 mod gate;

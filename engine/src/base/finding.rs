@@ -17,8 +17,32 @@ pub enum Severity {
     Warning,
 }
 
+/// Where on its line a finding points: 1-based columns in characters,
+/// `end_column` just past the last character (as the gate's findings
+/// count them). It serializes as `column` and `endColumn`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
+pub struct Span {
+    /// The first character's column.
+    pub column: usize,
+    /// The column just past the last character.
+    pub end_column: usize,
+}
+
+impl Span {
+    /// `chars` characters from `column` on (at least one).
+    pub fn at(column: usize, chars: usize) -> Self {
+        Span {
+            column,
+            end_column: column + chars.max(1),
+        }
+    }
+}
+
 /// One problem found, at a file and, where known, a line. It serializes
-/// flat: `severity`, `file`, `line`, `message`, `hint`.
+/// flat: `severity`, `file`, `line`, `column` and `endColumn` where the
+/// span on the line is known, `message`, `hint`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Finding {
@@ -27,6 +51,9 @@ pub struct Finding {
     /// The file and line it is about.
     #[serde(flatten)]
     pub place: Place,
+    /// Where on the place's line, when the lint knows (a key, a glob).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
     /// What is wrong, without the place.
     pub message: String,
     /// What to write instead, when there is a clear fix.
@@ -40,6 +67,7 @@ impl Finding {
         Finding {
             severity: Severity::Error,
             place,
+            span: None,
             message: message.into(),
             hint: None,
         }
@@ -50,6 +78,7 @@ impl Finding {
         Finding {
             severity: Severity::Warning,
             place,
+            span: None,
             message: message.into(),
             hint: None,
         }
@@ -58,6 +87,12 @@ impl Finding {
     /// The same finding, saying what to write instead.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// The same finding, pointing at `span` on its line.
+    pub fn with_span(mut self, span: Option<Span>) -> Self {
+        self.span = span;
         self
     }
 

@@ -3,7 +3,7 @@
 //! hold, each with its line and what to write instead.
 
 use crate::base::error::{ErrorKind, Place};
-use crate::base::finding::Finding;
+use crate::base::finding::{Finding, Span};
 use crate::base::text::edit_distance;
 use crate::config::formats::Format;
 use crate::matching::conditions::compile_pattern;
@@ -159,6 +159,25 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
     }
 }
 
+/// A field's key: keys start their line.
+fn key_span(field: &Field) -> Option<Span> {
+    Some(Span::at(1, field.key.chars().count()))
+}
+
+/// `needle` inside a field's value on the key's line (a glob, a quoted
+/// value); the key when the value is a list or `needle` is not on that line.
+fn value_span(field: &Field, needle: &str) -> Option<Span> {
+    if let FieldValue::Text(text) = &field.value {
+        if let Some(offset) = text.find(needle) {
+            if !text[..offset + needle.len()].contains('\n') && !needle.is_empty() {
+                let column = field.value_column + text[..offset].chars().count();
+                return Some(Span::at(column, needle.chars().count()));
+            }
+        }
+    }
+    key_span(field)
+}
+
 /// Whether a field is a trigger key with a value that declares something.
 fn declares_a_trigger(field: &Field) -> bool {
     let key = field.key.to_lowercase();
@@ -194,26 +213,32 @@ fn lint_frontmatter(
     }
     for (index, field) in fm.fields.iter().enumerate() {
         if let Some(later) = fm.fields[index + 1..].iter().find(|f| f.key == field.key) {
-            out.push(Finding::warning(
-                at(field.line),
-                format!(
-                    "`{}` appears again on line {}; only the last one is read",
-                    field.key, later.line
-                ),
-            ));
+            out.push(
+                Finding::warning(
+                    at(field.line),
+                    format!(
+                        "`{}` appears again on line {}; only the last one is read",
+                        field.key, later.line
+                    ),
+                )
+                .with_span(key_span(field)),
+            );
         }
         lint_key(field, &known, at(field.line), out);
         if matches!(field.value, FieldValue::List(_))
             && !LIST_KEYS.contains(&field.key.as_str())
             && known.contains(&field.key.as_str())
         {
-            out.push(Finding::error(
-                at(field.line),
-                format!(
-                    "`{}` takes one value, not a list; the list is ignored",
-                    field.key
-                ),
-            ));
+            out.push(
+                Finding::error(
+                    at(field.line),
+                    format!(
+                        "`{}` takes one value, not a list; the list is ignored",
+                        field.key
+                    ),
+                )
+                .with_span(key_span(field)),
+            );
         }
     }
     // The rest are the mistakes of Cursor's raw `key: value` dialect.
@@ -221,7 +246,16 @@ fn lint_frontmatter(
         return;
     }
     if let Some(field) = fm.get("alwaysApply") {
+        let first = out.len();
         lint_always_apply(field, at(field.line), out);
+        let span = field
+            .value
+            .items()
+            .first()
+            .and_then(|v| value_span(field, v));
+        for finding in &mut out[first..] {
+            finding.span = span;
+        }
     }
     for key in GLOB_KEYS {
         if let Some(field) = fm.get(key) {
@@ -402,6 +436,14 @@ fn lint_key(field: &Field, known_keys: &[&str], place: Place, out: &mut Vec<Find
     if known_keys.contains(&field.key.as_str()) {
         return;
     }
+    let first = out.len();
+    lint_unknown_key(field, known_keys, place, out);
+    for finding in &mut out[first..] {
+        finding.span = key_span(field);
+    }
+}
+
+fn lint_unknown_key(field: &Field, known_keys: &[&str], place: Place, out: &mut Vec<Finding>) {
     if let Some(known) = known_keys
         .iter()
         .find(|k| k.eq_ignore_ascii_case(&field.key))
@@ -495,20 +537,40 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
                 };
                 out.push(
                     Finding::error(place(), format!("`{line}` is split at the comma inside its braces, so none of its parts match"))
-                        .with_hint(hint),
+                        .with_hint(hint)
+                        .with_span(value_span(field, text.trim())),
                 );
                 return;
             }
         }
         FieldValue::List(_) if field.key == "globs" => out.push(
             Finding::warning(place(), "Cursor reads `globs` as one comma-separated line and may not read this list; Rule Fairy does")
-                .with_hint(format!("for Cursor, write `globs: {}`", field.value.items().join(", "))),
+                .with_hint(format!("for Cursor, write `globs: {}`", field.value.items().join(", ")))
+                .with_span(key_span(field)),
         ),
         FieldValue::List(_) => {}
     }
     let from_sequence = matches!(field.value, FieldValue::List(_));
     for item in field.value.items() {
-        if !from_sequence && is_quoted(&item)
+        let first = out.len();
+        lint_glob(field, &item, from_sequence, &place, out);
+        for finding in &mut out[first..] {
+            finding.span = value_span(field, &item);
+        }
+    }
+}
+
+/// One glob of a field: quotes kept, a pattern that does not compile, and
+/// the characters that do not mean what they seem.
+fn lint_glob(
+    field: &Field,
+    item: &str,
+    from_sequence: bool,
+    place: &dyn Fn() -> Place,
+    out: &mut Vec<Finding>,
+) {
+    {
+        if !from_sequence && is_quoted(item)
             || item.starts_with(['"', '\''])
             || item.ends_with(['"', '\''])
         {
@@ -517,11 +579,11 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
                     place(),
                     format!("The glob {item} keeps its quotes, so it matches no path"),
                 )
-                .with_hint(format!("write it without quotes: `{}`", unquoted(&item))),
+                .with_hint(format!("write it without quotes: `{}`", unquoted(item))),
             );
-            continue;
+            return;
         }
-        let pattern = crate::base::paths::normalize_for_match(&item);
+        let pattern = crate::base::paths::normalize_for_match(item);
         if let Err(e) = glob::compile_matcher(&pattern, from_sequence) {
             let hint = match e.kind {
                 ErrorKind::GlobTooLong { .. } | ErrorKind::GlobTooComplex { .. } => {
@@ -530,7 +592,7 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
                 _ => "close every `[` with `]`, and write ranges low to high, like `[a-z]`",
             };
             out.push(Finding::error(place(), e.message()).with_hint(hint));
-            continue;
+            return;
         }
         if pattern.starts_with('!') {
             out.push(Finding::warning(
@@ -982,5 +1044,64 @@ mod tests {
             "---\npaths: \"src/**\"\n---\nBody",
         );
         assert!(lint_rule(&claude).is_empty(), "{:?}", lint_rule(&claude));
+    }
+}
+
+#[cfg(test)]
+mod span_tests {
+    use super::*;
+
+    fn spans(text: &str) -> Vec<(usize, Option<Span>)> {
+        let rule = Rule::parse("r.mdc", "r.mdc", text);
+        lint_rule(&rule)
+            .into_iter()
+            .map(|f| (f.place.line.unwrap_or(0), f.span))
+            .collect()
+    }
+
+    #[test]
+    fn a_glob_finding_points_at_the_glob_in_its_line() {
+        // `globs:  a.ts, "b.ts"`: the quoted glob starts at column 15.
+        let found = spans("---\nglobs:  a.ts, \"b.ts\"\n---\nBody\n");
+        assert!(
+            found.contains(&(
+                2,
+                Some(Span {
+                    column: 15,
+                    end_column: 21
+                })
+            )),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_key_finding_points_at_the_key() {
+        let found = spans("---\nalwaysapply: true\n---\nBody\n");
+        assert!(
+            found.contains(&(
+                2,
+                Some(Span {
+                    column: 1,
+                    end_column: 12
+                })
+            )),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_quoted_always_apply_points_at_its_value() {
+        let found = spans("---\nalwaysApply: \"true\"\n---\nBody\n");
+        assert_eq!(
+            found,
+            vec![(
+                2,
+                Some(Span {
+                    column: 14,
+                    end_column: 20
+                })
+            )]
+        );
     }
 }

@@ -21,6 +21,9 @@ pub struct Field {
     pub value: FieldValue,
     /// 1-based line of the key in the rule file.
     pub line: usize,
+    /// 1-based column, in characters, where the value starts on the key's
+    /// line: `check` points at a glob inside it.
+    pub value_column: usize,
     /// The value as YAML reads a scalar (quotes and escapes read, block
     /// scalars and continued lines folded); `None` for a sequence or a
     /// value YAML cannot read.
@@ -155,6 +158,9 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
             i += 1;
             continue;
         };
+        // `value` is a slice of the line, so its offset is where it starts.
+        let offset = value.as_ptr() as usize - lines[i].as_ptr() as usize;
+        let value_column = lines[i][..offset].chars().count() + 1;
         let items = lines[i + 1..]
             .iter()
             .take_while(|line| is_list_item(line))
@@ -197,6 +203,7 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
             key: key.to_string(),
             value,
             line: line_no,
+            value_column,
             scalar,
         });
         i += 1;

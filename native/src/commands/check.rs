@@ -6,6 +6,7 @@ use rule_fairy_engine::rule_tests::untested_rules;
 use rule_fairy_engine::{check_project_with, Report};
 use rule_fairy_engine::{Project, Severity};
 
+use crate::diagnostics::{self, Diagnostic, Format, Level, Note, RuleInfo};
 use crate::location::{display_path, project_root};
 use crate::stdfs::StdFs;
 use crate::CheckArgs;
@@ -20,7 +21,8 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let gate = crate::gate::listing::for_check(&root);
     #[cfg(not(feature = "gate"))]
     let gate = GateListing::default();
-    if args.json {
+    let format = args.output.format();
+    if format == Format::Json {
         let mut text = serde_json::to_string(&report).expect("reports serialise");
         if let Some(listing) = &gate.json {
             let mut value: serde_json::Value = serde_json::from_str(&text).expect("reports parse");
@@ -34,12 +36,25 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
         }
         crate::output::print_line(&text)?;
     } else {
-        crate::output::print(&format!(
-            "{}{}{}",
-            human(&report),
-            untested_note(&untested),
-            gate.text
-        ))?;
+        let diagnostics: Vec<Diagnostic> = report.findings.iter().map(diagnostic).collect();
+        let rules = [RuleInfo {
+            id: CHECK_RULE.to_string(),
+            description: "rule-fairy check: the configuration and every rule".to_string(),
+        }];
+        let colored = args.output.colored();
+        let mut text = diagnostics::render(
+            format,
+            &diagnostics,
+            &rules,
+            std::path::Path::new(&root),
+            colored,
+        );
+        if matches!(format, Format::Human | Format::Short) {
+            text.push_str(&summary(&report));
+            text.push_str(&untested_note(&untested));
+            text.push_str(&gate.text);
+        }
+        crate::output::print(&text)?;
     }
     Ok(if report.has_errors() || gate.error {
         ExitCode::FAILURE
@@ -120,27 +135,39 @@ pub(crate) struct GateListing {
     pub error: bool,
 }
 
-fn human(report: &Report) -> String {
-    let mut out = String::new();
-    for finding in &report.findings {
-        let severity = match finding.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        out.push_str(&format!(
-            "{}: {severity}: {}\n",
-            finding.place, finding.message
-        ));
-        if let Some(hint) = &finding.hint {
-            out.push_str(&format!("  fix: {hint}\n"));
-        }
+/// The rule every `check` finding is reported under, in GitHub's titles
+/// and SARIF's rules.
+const CHECK_RULE: &str = "check";
+
+fn diagnostic(finding: &rule_fairy_engine::Finding) -> Diagnostic {
+    let line = finding.place.line;
+    Diagnostic {
+        level: match finding.severity {
+            Severity::Error => Level::Error,
+            Severity::Warning => Level::Warning,
+        },
+        rule: CHECK_RULE.to_string(),
+        file: finding.place.file.clone(),
+        line,
+        span: finding
+            .span
+            .zip(line)
+            .map(|(span, line)| diagnostics::Span {
+                column: span.column,
+                end_line: line,
+                end_column: span.end_column,
+            }),
+        message: finding.message.clone(),
+        note: finding.hint.clone().map(Note::Fix),
     }
+}
+
+fn summary(report: &Report) -> String {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    out.push_str(&format!(
+    format!(
         "Checked {}: {}, {}.\n",
         plural(report.rules, "rule"),
         plural(report.errors, "error"),
         plural(report.warnings, "warning")
-    ));
-    out
+    )
 }

@@ -15,6 +15,7 @@ use clap::{Args, Subcommand};
 use rule_fairy_engine::gate_check;
 use rule_fairy_gate::{Gate, GateError, ScanReport};
 
+use crate::diagnostics::{Format, OutputArgs};
 use crate::location::project_root;
 
 pub(crate) mod listing;
@@ -52,9 +53,8 @@ struct Common {
 struct ScanArgs {
     /// Files or directories to scan (default: the whole project).
     paths: Vec<PathBuf>,
-    /// Print one JSON object per finding, one per line.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
     #[command(flatten)]
     common: Common,
 }
@@ -64,9 +64,8 @@ struct CheckArgs {
     /// The written files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Print one JSON object per finding, one per line.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    output: OutputArgs,
     #[command(flatten)]
     common: Common,
 }
@@ -138,13 +137,14 @@ fn scan_status(scan: &ScanReport) -> ExitCode {
 }
 
 /// The findings on standard output; each file not checked whole on
-/// standard error, one line each (those `:gate :unchecked` lists in the
-/// human form only, marked so).
-fn print_report(scan: &ScanReport, json: bool) -> Result<(), String> {
+/// standard error, one line each (those `:gate :unchecked` lists, marked
+/// so, in all but JSON).
+fn print_report(gate: &Gate, scan: &ScanReport, output: &OutputArgs) -> Result<(), String> {
+    let json = output.format() == Format::Json;
     if json {
         crate::output::print(&report::json_lines(&scan.findings))?;
     } else {
-        crate::output::print(&report::human(&scan.findings))?;
+        crate::output::print(&report::render(gate, scan, output))?;
     }
     for line in report::unchecked(&scan.unchecked, !json) {
         crate::output::warn(format_args!("{line}"));
@@ -156,8 +156,8 @@ fn run_scan(args: &ScanArgs) -> Result<ExitCode, String> {
     let gate = load(&args.common)?;
     let paths = from_here(&args.paths)?;
     let scan = gate.scan(&paths).map_err(|e| e.to_string())?;
-    print_report(&scan, args.json)?;
-    if !args.json {
+    print_report(&gate, &scan, &args.output)?;
+    if args.output.format() != Format::Json {
         crate::output::warn(format_args!("{}", report::scan_summary(&gate, &scan)));
     }
     Ok(scan_status(&scan))
@@ -166,7 +166,7 @@ fn run_scan(args: &ScanArgs) -> Result<ExitCode, String> {
 fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
     // A plugin that names its version hears the program's first, before
     // anything can fail (behaviour §10.5).
-    if args.json
+    if args.output.format() == Format::Json
         && std::env::var_os(gate_check::PLUGIN_VERSION_VARIABLE).is_some_and(|v| !v.is_empty())
     {
         let path = std::env::current_exe().ok();
@@ -178,7 +178,7 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
     let gate = load(&args.common)?;
     let files = from_here(&args.files)?;
     let scan = gate.check_files(&files).map_err(|e| e.to_string())?;
-    print_report(&scan, args.json)?;
+    print_report(&gate, &scan, &args.output)?;
     Ok(scan_status(&scan))
 }
 

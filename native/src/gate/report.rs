@@ -1,19 +1,61 @@
-//! How the gate's results are printed: findings for people (rule id,
-//! file:line, message, the note verbatim) or as JSON lines, and test runs.
+//! How the gate's results are printed: findings in the formats of
+//! [`crate::diagnostics`] (for people: rule id, `file:line:column`, the
+//! code frame, the note verbatim) or as JSON lines, and test runs.
 
 use rule_fairy_gate::{Failure, Finding, Gate, ScanReport, Severity, TestReport, Unchecked};
+
+use crate::diagnostics::{self, Diagnostic, Level, Note, OutputArgs, RuleInfo};
 
 fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-/// Each finding, then a blank line between findings.
-pub(super) fn human(findings: &[Finding]) -> String {
-    findings
+/// The findings in a format other than JSON, against the gate's rules.
+pub(super) fn render(gate: &Gate, scan: &ScanReport, output: &OutputArgs) -> String {
+    if output.format() == diagnostics::Format::Short {
+        let lines: Vec<String> = scan.findings.iter().map(Finding::human).collect();
+        return lines.join("\n");
+    }
+    let diagnostics: Vec<Diagnostic> = scan.findings.iter().map(diagnostic).collect();
+    let rules: Vec<RuleInfo> = gate
+        .rules()
         .iter()
-        .map(Finding::human)
-        .collect::<Vec<_>>()
-        .join("\n")
+        .map(|rule| RuleInfo {
+            id: rule.id().to_string(),
+            description: if rule.config.message.is_empty() {
+                rule.id().to_string()
+            } else {
+                rule.config.message.clone()
+            },
+        })
+        .collect();
+    diagnostics::render(
+        output.format(),
+        &diagnostics,
+        &rules,
+        gate.root(),
+        output.colored(),
+    )
+}
+
+fn diagnostic(finding: &Finding) -> Diagnostic {
+    Diagnostic {
+        level: match finding.severity {
+            Severity::Error => Level::Error,
+            Severity::Warning => Level::Warning,
+            Severity::Info | Severity::Hint | Severity::Off => Level::Note,
+        },
+        rule: finding.rule_id.clone(),
+        file: finding.file.clone(),
+        line: Some(finding.line),
+        span: Some(diagnostics::Span {
+            column: finding.column,
+            end_line: finding.end_line,
+            end_column: finding.end_column,
+        }),
+        message: finding.message.clone(),
+        note: finding.note.clone().map(Note::Note),
+    }
 }
 
 /// One JSON object per line, per finding.

