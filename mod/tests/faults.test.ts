@@ -129,7 +129,7 @@ test("a broken configuration fails each event visibly", async ($, on) => {
   const w = world(on, { ...RULES, "rule-fairy.edn": '{:rule {:dirs ["x"]}}' });
   const result = await $.prompt.submit(prompt("a widget"));
   expect(result.context).toEqual([
-    `[rule-fairy error: prompt delivery failed]\n${ROOT}/rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule\n${NOTHING}`,
+    `[rule-fairy error: prompt delivery failed]\n${ROOT}/rule-fairy.edn:1: Unknown keys in rule-fairy.edn: :rule (did you mean :rules?)\n${NOTHING}`,
   ]);
   w.write("rule-fairy.edn", '{:rules {:dirs [".cursor/rules"]}}');
   await w.clock.advance(1_000);

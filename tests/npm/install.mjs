@@ -119,6 +119,11 @@ const beside = path.join(modules, "@rule-fairy");
 const nested = path.join(modules, "rule-fairy/node_modules/@rule-fairy");
 fs.mkdirSync(path.dirname(nested), { recursive: true });
 fs.renameSync(beside, nested);
+const manPage = path.join(prefix, "share/man/man1/rule-fairy.1");
+check(
+  fs.existsSync(manPage) && fs.readFileSync(manPage, "utf8").includes(".TH rule-fairy 1"),
+  "the man page is linked into the prefix's man1",
+);
 const nestedRun = run(command, ["--version"]);
 check(
   nestedRun.status === 0 && nestedRun.stdout.trim() === `rule-fairy ${version}`,

@@ -253,22 +253,10 @@ export interface PathVerdict {
 
 /**
  * One problem found, at a file and, where known, a line. It serializes
- * flat: `severity`, `file`, `line`, `message`, `hint`.
+ * flat: `severity`, `file`, `line`, `column` and `endColumn` where the
+ * span on the line is known, `message`, `hint`.
  */
-export interface Finding extends Place {
-    /**
-     * Whether it fails `check`.
-     */
-    severity: Severity;
-    /**
-     * What is wrong, without the place.
-     */
-    message: string;
-    /**
-     * What to write instead, when there is a clear fix.
-     */
-    hint?: string;
-}
+export type Finding = { severity: Severity; message: string; hint?: string } & Place & (Span | {});
 
 /**
  * One prompt term and whether the prompt holds it.
@@ -623,6 +611,22 @@ export interface Place {
      * 1-based line, `None` when the problem concerns the whole file.
      */
     line?: number;
+}
+
+/**
+ * Where on its line a finding points: 1-based columns in characters,
+ * `end_column` just past the last character (as the gate's findings
+ * count them). It serializes as `column` and `endColumn`.
+ */
+export interface Span {
+    /**
+     * The first character's column.
+     */
+    column: number;
+    /**
+     * The column just past the last character.
+     */
+    endColumn: number;
 }
 
 /**
