@@ -193,6 +193,10 @@ impl StatusHost {
     }
 }
 
+/// The exit status of a command that could not run: a usage error (as
+/// clap exits), a missing project, unreadable input.
+const CANNOT_RUN: u8 = 2;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -211,9 +215,11 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The exit-code policy (docs/commands.md): 1 is findings in the
+        // user's files; a command that could not do its work exits 2.
         Err(message) => {
             crate::output::warn(format_args!("rule-fairy: {message}"));
-            ExitCode::FAILURE
+            ExitCode::from(CANNOT_RUN)
         }
     }
 }

@@ -154,8 +154,9 @@ fn globs_too_large_for_the_matcher_are_check_errors_and_never_panic() {
 fn a_bad_config_fails_with_file_and_line() {
     let p = sample();
     p.write("rule-fairy.edn", "{:rules\n {:dir [\"x\"]}}");
+    // explain cannot run on it (2); for check it is a finding (1).
     let out = p.run(&["explain", "--prompt", "x"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
         "rule-fairy: rule-fairy.edn:2: Unknown :rules keys in rule-fairy.edn: :dir (did you mean :dirs?)\n"
@@ -265,7 +266,7 @@ fn duplicate_names_across_directories() {
     .rule("a.mdc", "---\nalwaysApply: true\n---\nA")
     .write("docs/rules/a.mdc", "---\nalwaysApply: true\n---\nA2");
     let out = p.run(&["explain", "--prompt", "x"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("Rule names defined in more than one rules directory: a.mdc"));
     assert!(stdout(&p.run(&["check", "--format", "short"])).contains(
         "docs/rules/a.mdc: error: Rule names defined in more than one rules directory: a.mdc"
@@ -380,7 +381,8 @@ fn a_missing_project_directory() {
         "--project",
         missing.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    // Could not run: 2, not 1 ("found errors").
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("The project directory does not exist"));
 }
 
@@ -552,7 +554,7 @@ fn explain_reads_file_contents_for_file_contains() {
         "--file-content",
         "a.sql=nowhere.txt",
     ]);
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("--file-content a.sql=nowhere.txt"));
 }
 

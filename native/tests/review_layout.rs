@@ -294,3 +294,22 @@ fn launchers_find_the_program_in_turn() {
         assert!(stdout(&out).starts_with("Removed "), "{}", stdout(&out));
     }
 }
+
+#[test]
+fn help_is_the_usage_on_every_review_subcommand() {
+    let p = Project::new();
+    for args in [
+        &["review", "--help"][..],
+        &["review", "fetch", "--help"],
+        &["review-plan", "paths", "-h"],
+    ] {
+        let out = p.command(BIN).args(args).output();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        // Clap's help for the command, the usage of its subcommands below it.
+        let said = stdout(&out);
+        assert!(
+            said.contains("fetch") || said.contains("paths"),
+            "{args:?}: {said}"
+        );
+    }
+}

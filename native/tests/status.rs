@@ -364,7 +364,7 @@ fn why_not_with_a_session_says_whether_its_record_holds_the_rule_back() {
         r#"{"delivered":{},"shell":{"checked_at_ms":null,"pending":[]},"ts":5}"#,
     );
     let both = why(&["--session", "s1"]);
-    assert_eq!(both.status.code(), Some(1));
+    assert_eq!(both.status.code(), Some(2));
     assert!(
         stderr(&both).contains("say which with --host claude or --host codex"),
         "{}",

@@ -43,12 +43,24 @@ pub(crate) const PLAN_USAGE: &str = "usage: review-plan paths <plan-file> [--pat
 
 /// `rule-fairy review ...`.
 pub(crate) fn run_diff(args: &ReviewArgs) -> ExitCode {
+    if asks_help(&args.args) {
+        return finish(Ok(DIFF_USAGE.to_string()));
+    }
     finish(diff(&args.args))
 }
 
 /// `rule-fairy review-plan ...`.
 pub(crate) fn run_plan(args: &ReviewArgs) -> ExitCode {
+    if asks_help(&args.args) {
+        return finish(Ok(PLAN_USAGE.to_string()));
+    }
     finish(plan::run(&args.args))
+}
+
+/// `--help` or `-h` anywhere (`review fetch --help`): the usage, exit 0,
+/// as every other command answers it.
+fn asks_help(args: &[String]) -> bool {
+    args.iter().any(|arg| arg == "--help" || arg == "-h")
 }
 
 fn finish(result: Result<String, String>) -> ExitCode {
