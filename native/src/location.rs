@@ -40,15 +40,29 @@ pub(crate) fn project_root(flag: Option<&Path>) -> Result<String, String> {
     Ok(discover_root(&StdFs, &absolute(&cwd)?))
 }
 
-/// A path as the project's globs see it: a relative path is already
-/// project-relative; an absolute one is made so as the hooks do.
+/// A path given on the command line as the project's globs see it. A
+/// relative path is relative to the working directory when that is in the
+/// project (`explain --path Button.tsx` from `src/ui`), as every command
+/// reads its paths; from outside the project (`--project examples/webshop`
+/// at the checkout's root) it can only be the project's own. An absolute
+/// one is made project-relative as the hooks do.
 pub(crate) fn event_path(root: &str, path: &str) -> String {
     if !paths::is_absolute(path) {
-        return paths::normalize_for_match(path);
+        return match working_dir_in(root) {
+            Some(cwd) => event_path(root, &format!("{cwd}/{path}")),
+            None => paths::normalize_for_match(path),
+        };
     }
     let normalised = paths::normalize_lexically(path);
     let resolved = StdFs.real_path(&normalised).unwrap_or(normalised);
     project_relative_path(&StdFs, root, &resolved)
+}
+
+/// The working directory, absolute, when it is the project's root or a
+/// folder in it.
+fn working_dir_in(root: &str) -> Option<String> {
+    let cwd = absolute(&std::env::current_dir().ok()?).ok()?;
+    paths::strip_base(&cwd, root).is_some().then_some(cwd)
 }
 
 /// A file path for people to read: relative to the project root when it is

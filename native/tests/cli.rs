@@ -576,3 +576,40 @@ fn explain_reads_the_branch_from_git_when_a_rule_asks() {
     ]);
     assert!(other["rules"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn a_relative_path_is_the_working_directory_s_inside_the_project() {
+    let p = sample();
+    let ui = p.dir("apps/shop/ui");
+    let explain = |cwd: &std::path::Path, args: &[&str]| {
+        let out = p
+            .command(env!("CARGO_BIN_EXE_rule-fairy"))
+            .cwd(cwd)
+            .env_remove("RULE_FAIRY_PROJECT_DIR")
+            .args(["explain", "--json"])
+            .args(args)
+            .output();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        value["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    // From the folder below: the file there, as every command reads it.
+    assert_eq!(explain(&ui, &["--path", "cart.clj"]), vec!["ui.mdc"]);
+    assert_eq!(explain(&ui, &["--path", "../ui/cart.clj"]), vec!["ui.mdc"]);
+    // From outside the project, with --project, the project's own path.
+    let outside = p.beside("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    let project = p.root().display().to_string();
+    assert_eq!(
+        explain(
+            &outside,
+            &["--project", &project, "--path", "apps/shop/ui/cart.clj"]
+        ),
+        vec!["ui.mdc"]
+    );
+}
