@@ -193,12 +193,27 @@ impl StatusHost {
     }
 }
 
+impl Command {
+    /// Whether the command was asked for JSON (`--json`, `--format json`).
+    fn wants_json(&self) -> bool {
+        match self {
+            Command::Explain(args) => args.json,
+            Command::Check(args) => args.output.format() == diagnostics::Format::Json,
+            Command::Test(args) => args.json,
+            Command::Status(args) => args.json,
+            Command::Doctor(args) => args.json(),
+            _ => false,
+        }
+    }
+}
+
 /// The exit status of a command that could not run: a usage error (as
 /// clap exits), a missing project, unreadable input.
 const CANNOT_RUN: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let json = cli.command.wants_json();
     let result = match cli.command {
         Command::Explain(args) => commands::explain::run(&args),
         Command::Check(args) => commands::check::run(&args),
@@ -219,6 +234,13 @@ fn main() -> ExitCode {
         // user's files; a command that could not do its work exits 2.
         Err(message) => {
             crate::output::warn(format_args!("rule-fairy: {message}"));
+            // Asked for JSON, the error comes as JSON too, on standard output
+            // where the answer would have been.
+            if json {
+                let error =
+                    serde_json::json!({"error": {"message": message, "exitCode": CANNOT_RUN}});
+                let _ = crate::output::print_line(&error.to_string());
+            }
             ExitCode::from(CANNOT_RUN)
         }
     }

@@ -613,3 +613,29 @@ fn a_relative_path_is_the_working_directory_s_inside_the_project() {
         vec!["ui.mdc"]
     );
 }
+
+#[test]
+fn asked_for_json_an_error_is_json_too_and_exits_2() {
+    let p = Project::new();
+    let missing = p.beside("elsewhere").join("no-such-project").display().to_string();
+    for args in [
+        vec!["explain", "--prompt", "x", "--json", "--project", &missing],
+        vec!["check", "--format", "json", "--project", &missing],
+        vec!["test", "--json", "--project", &missing],
+    ] {
+        let out = p.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&out)));
+        assert_eq!(value["error"]["exitCode"], 2, "{args:?}");
+        assert!(
+            value["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("The project directory does not exist"),
+            "{args:?}: {value}"
+        );
+        // The person reading standard error is told as before.
+        assert!(stderr(&out).starts_with("rule-fairy: "), "{args:?}");
+    }
+}

@@ -25,6 +25,13 @@ pub(crate) struct DoctorArgs {
     json: bool,
 }
 
+impl DoctorArgs {
+    /// Whether the report is asked for as JSON.
+    pub(crate) fn json(&self) -> bool {
+        self.json
+    }
+}
+
 pub(crate) fn run(args: &DoctorArgs) -> Result<ExitCode, String> {
     let report = diagnose(args);
     if args.json {
