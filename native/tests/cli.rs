@@ -617,7 +617,11 @@ fn a_relative_path_is_the_working_directory_s_inside_the_project() {
 #[test]
 fn asked_for_json_an_error_is_json_too_and_exits_2() {
     let p = Project::new();
-    let missing = p.beside("elsewhere").join("no-such-project").display().to_string();
+    let missing = p
+        .beside("elsewhere")
+        .join("no-such-project")
+        .display()
+        .to_string();
     for args in [
         vec!["explain", "--prompt", "x", "--json", "--project", &missing],
         vec!["check", "--format", "json", "--project", &missing],

@@ -192,6 +192,17 @@ fn test_runs_the_rule_tests() {
         stdout(&out),
         "FAIL no-eval (Missing): invalid case 1 at .kairoku/rule-tests/no-eval-test.yml:1 did not match, but must:\n    eval(body)\n1 rule: 1 of 2 cases passed.\n"
     );
+    // The same run as JSON, camelCase keys.
+    let out = run(&p, &["gate", "test", "--json"]);
+    assert_eq!(code(&out), 1);
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(run["passed"], false);
+    assert_eq!(run["cases"], 2);
+    assert_eq!(
+        run["failures"][0],
+        serde_json::json!({"ruleId": "no-eval", "file": ".kairoku/rule-tests/no-eval-test.yml",
+            "line": 1, "kind": "missing", "case": "invalid", "index": 1, "code": "eval(body)"})
+    );
 }
 
 #[test]

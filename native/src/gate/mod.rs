@@ -74,6 +74,9 @@ struct CheckArgs {
 struct TestArgs {
     #[command(flatten)]
     common: Common,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The engine reads the status back when a host runs `gate check` as a
@@ -185,6 +188,10 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
 fn run_test(args: &TestArgs) -> Result<ExitCode, String> {
     let gate = load(&args.common)?;
     let report = gate.test().map_err(|e| e.to_string())?;
-    crate::output::print(&report::tests(&gate, &report))?;
+    if args.json {
+        crate::output::print_line(&report::tests_json(&report).to_string())?;
+    } else {
+        crate::output::print(&report::tests(&gate, &report))?;
+    }
     Ok(failed_if(!report.passed()))
 }

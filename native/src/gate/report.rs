@@ -119,6 +119,44 @@ fn indented(code: &str) -> String {
         .collect()
 }
 
+/// `gate test --json`: the run as one object, keys in camelCase.
+pub(super) fn tests_json(report: &TestReport) -> serde_json::Value {
+    let failures: Vec<serde_json::Value> = report
+        .failures
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "ruleId": f.rule_id,
+                "file": f.file,
+                "line": f.line,
+                "kind": match f.failure {
+                    Failure::Noisy => "noisy",
+                    Failure::Missing => "missing",
+                },
+                "case": match f.failure {
+                    Failure::Noisy => "valid",
+                    Failure::Missing => "invalid",
+                },
+                "index": f.index,
+                "code": f.code,
+            })
+        })
+        .collect();
+    let unknown: Vec<serde_json::Value> = report
+        .unknown_rules
+        .iter()
+        .map(|(id, file, line)| serde_json::json!({"ruleId": id, "file": file, "line": line}))
+        .collect();
+    serde_json::json!({
+        "passed": report.passed(),
+        "cases": report.cases,
+        "failures": failures,
+        "unknownRules": unknown,
+        "skippedRules": report.skipped_rules,
+        "untestedRules": report.untested_rules,
+    })
+}
+
 pub(super) fn tests(gate: &Gate, report: &TestReport) -> String {
     let mut out = String::new();
     for failure in &report.failures {
