@@ -118,6 +118,6 @@ mod tests {
             root_uri("/home/me/pro ject/"),
             "file:///home/me/pro%20ject/"
         );
-        assert_eq!(root_uri("C:\\work\\p"), "file:///C:/work/p/");
+        assert_eq!(root_uri("C:\\src\\p"), "file:///C:/src/p/");
     }
 }
