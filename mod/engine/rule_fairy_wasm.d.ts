@@ -745,6 +745,11 @@ export interface WhyNotAnswer {
      * The answer in words, a line each, as the command line prints it.
      */
     lines: string[];
+    /**
+     * The event as a test of the rule (`rule-fairy test`), under `fires`
+     * or `silent` as it now is: the playground's export.
+     */
+    test: string | undefined;
 }
 
 

@@ -12,7 +12,7 @@
 //
 // Usage: node tests/playground/browser.mjs <directory holding the rule-fairy binary> <output folder>
 
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -428,6 +428,24 @@ try {
     "it says the rule does not fire, and which condition failed",
     alwaysOn ?? "",
   );
+  // The event as a test: saved in the project, the native rule-fairy test
+  // passes it (the edit is silent for base.mdc).
+  const exported = (await page.textContent("#as-test-text")) ?? "";
+  check(
+    exported.includes('rule: "base.mdc"\nsilent:\n  - paths: ["src/api/orders.ts"]\n'),
+    "the why-not's event exports as a test: silent for the rule it does not select",
+    exported,
+  );
+  fs.mkdirSync(path.join(project, ".cursor/rule-tests"), { recursive: true });
+  fs.writeFileSync(path.join(project, ".cursor/rule-tests/base.yml"), exported);
+  const tested = spawnSync(path.join(binDir, "rule-fairy"), ["test", "--project", project], {
+    encoding: "utf8",
+  });
+  check(
+    tested.status === 0 && tested.stdout.includes("1 passed, 0 failed"),
+    "the native rule-fairy test passes the exported test",
+    tested.stdout + tested.stderr,
+  );
   await page.click("text=An edit with conditions");
   const conditions = () =>
     page.evaluate(() =>
@@ -453,6 +471,14 @@ try {
       release.includes("\n  verdict: does not fire: its conditions do not combine to true\n"),
     "why not: the glob held, the branch did not, and match: all needs both",
     release ?? "",
+  );
+  const withFacts = (await page.textContent("#as-test-text")) ?? "";
+  check(
+    withFacts.includes('\nsilent:\n  - paths: ["src/api/orders.ts"]\n') &&
+      withFacts.includes('\n    branch: "main"\n') &&
+      withFacts.includes("\n    ci: false\n"),
+    "the exported test carries the typed facts",
+    withFacts,
   );
   await page.screenshot({ path: path.join(outDir, "why-not.png"), fullPage: true });
   await page.fill("#fact-branch", "release/2.4");

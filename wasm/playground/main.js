@@ -40,6 +40,10 @@ const whyNot = new WhyNotView(
   {
     rule: /** @type {HTMLSelectElement} */ ($("why-not-rule")),
     answer: $("why-not"),
+    test: $("as-test"),
+    testText: $("as-test-text"),
+    copy: $("copy-test"),
+    download: /** @type {HTMLAnchorElement} */ ($("download-test")),
   },
   () => update("update"),
 );

@@ -1,6 +1,7 @@
 // Why one rule does or does not fire for the event: a rule picked from the
 // case's rules, and the engine's answer in the words `rule-fairy explain
-// --why-not` prints, one condition a line.
+// --why-not` prints, one condition a line; and the event as a test of the
+// rule for `rule-fairy test`, to copy or download.
 
 import { el } from "./dom.js";
 
@@ -10,12 +11,16 @@ import { el } from "./dom.js";
 
 export class WhyNotView {
   /**
-   * @param {{ rule: HTMLSelectElement, answer: HTMLElement }} at
+   * @param {{ rule: HTMLSelectElement, answer: HTMLElement, test: HTMLElement, testText: HTMLElement, copy: HTMLElement, download: HTMLAnchorElement }} at
    * @param {() => void} changed called when another rule is picked
    */
   constructor(at, changed) {
     this.rule = at.rule;
     this.answer = at.answer;
+    this.at = at;
+    at.copy.addEventListener("click", () =>
+      navigator.clipboard?.writeText(at.testText.textContent ?? ""),
+    );
     /** @type {string | undefined} the names the options were last made of, one a line */
     this.known = undefined;
     this.rule.addEventListener("change", changed);
@@ -48,9 +53,17 @@ export class WhyNotView {
   show(engine, event, facts) {
     const rule = this.rule.value;
     this.answer.hidden = rule === "";
+    this.at.test.hidden = true;
     if (rule === "") return;
     const answer = engine.whyNot(rule, event, facts);
     this.answer.dataset.fires = String(answer.whyNot?.fires ?? false);
     this.answer.textContent = answer.lines.join("\n");
+    const test = answer.test;
+    if (test === undefined || test === null) return;
+    this.at.test.hidden = false;
+    this.at.testText.textContent = test;
+    const stem = rule.replace(/\.[^./]*$/, "").replaceAll("/", "-");
+    this.at.download.download = `${stem}.yml`;
+    this.at.download.href = `data:text/yaml;charset=utf-8,${encodeURIComponent(test)}`;
   }
 }

@@ -11,6 +11,7 @@ use crate::base::finding::Finding;
 use crate::base::fs::{FileSource, MemoryFs};
 use crate::base::paths;
 use crate::base::text::utf16_len;
+use crate::check::rule_tests::event_test;
 use crate::check::{check_project, Report};
 use crate::delivery::frames::FrameLimits;
 use crate::delivery::preview::{preview, Hosts};
@@ -153,6 +154,9 @@ pub struct WhyNotAnswer {
     pub load_error: Option<Error>,
     /// The answer in words, a line each, as the command line prints it.
     pub lines: Vec<String>,
+    /// The event as a test of the rule (`rule-fairy test`), under `fires`
+    /// or `silent` as it now is: the playground's export.
+    pub test: Option<String>,
 }
 
 /// A case's files and what is derived from them, kept until a file changes
@@ -261,6 +265,7 @@ impl Case {
                     problem: None,
                     lines: vec![format!("No rule can fire: {error}")],
                     load_error: Some(error),
+                    test: None,
                 };
             }
         };
@@ -269,6 +274,7 @@ impl Case {
         match why_not(project, &query, rule, None) {
             Ok(answer) => WhyNotAnswer {
                 lines: describe_why_not(&answer),
+                test: Some(event_test(&answer.name, &event, &facts, answer.fires)),
                 why_not: Some(answer),
                 problem: None,
                 load_error: None,
@@ -278,6 +284,7 @@ impl Case {
                 why_not: None,
                 problem: Some(problem),
                 load_error: None,
+                test: None,
             },
         }
     }

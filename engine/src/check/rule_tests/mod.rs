@@ -23,6 +23,7 @@ use crate::rules::discovery::{java_order, MAX_DEPTH};
 pub use file::MAX_EVENTS;
 pub use file::{describe_event, read_test_file, RuleTest, TestEvent, TestFile, TestProblem};
 pub use judge::{Failure, RuleReport};
+pub(crate) use starter::event_test;
 pub use starter::{starter, Starter};
 
 /// The folder of rule tests beside each rules directory.

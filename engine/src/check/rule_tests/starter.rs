@@ -128,26 +128,66 @@ impl Candidate {
             "paths" => format!("[{}]", yaml_string(&self.value)),
             _ => yaml_string(&self.value),
         };
-        let mut out = format!("  - {}: {value}\n", self.kind);
-        let mut fact = |key: &str, value: &Option<String>| {
-            if let Some(value) = value {
-                out.push_str(&format!("    {key}: {}\n", yaml_string(value)));
-            }
-        };
-        fact("command", &facts.command);
-        fact("os", &facts.os);
-        fact("branch", &facts.branch);
-        fact("model", &facts.model);
-        fact("agent", &facts.agent);
-        if let Some(ci) = facts.ci {
-            out.push_str(&format!("    ci: {ci}\n"));
-        }
-        if let Some(tools) = &facts.tools {
-            let items: Vec<String> = tools.iter().map(|t| yaml_string(t)).collect();
-            out.push_str(&format!("    tools: [{}]\n", items.join(", ")));
-        }
-        out
+        format!("  - {}: {value}\n{}", self.kind, facts_yaml(facts))
     }
+}
+
+/// An event's facts as the lines under its list item; the project's tags
+/// are the project's own, never written.
+fn facts_yaml(facts: &Facts) -> String {
+    let mut out = String::new();
+    let mut fact = |key: &str, value: &Option<String>| {
+        if let Some(value) = value {
+            out.push_str(&format!("    {key}: {}\n", yaml_string(value)));
+        }
+    };
+    fact("command", &facts.command);
+    fact("os", &facts.os);
+    fact("branch", &facts.branch);
+    fact("model", &facts.model);
+    fact("agent", &facts.agent);
+    if let Some(ci) = facts.ci {
+        out.push_str(&format!("    ci: {ci}\n"));
+    }
+    if let Some(tools) = &facts.tools {
+        let items: Vec<String> = tools.iter().map(|t| yaml_string(t)).collect();
+        out.push_str(&format!("    tools: [{}]\n", items.join(", ")));
+    }
+    out
+}
+
+/// A test of the rule named `rule` holding one event, `event` with
+/// `facts`: under `fires` when it selects the rule now, else under
+/// `silent`, so the test passes as written and fails when a change of the
+/// rule changes the answer (the playground's "export as test").
+pub(crate) fn event_test(rule: &str, event: &Event, facts: &Facts, fires: bool) -> String {
+    let listed = |paths: &[String]| -> String {
+        let items: Vec<String> = paths.iter().map(|p| yaml_string(p)).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let item = match event {
+        Event::Prompt { text } => format!("  - prompt: {}\n", yaml_string(text)),
+        Event::Edit { paths } | Event::Shell { paths } => {
+            format!("  - paths: {}\n", listed(paths))
+        }
+        // A test's read is one path.
+        Event::Read { paths } => format!(
+            "  - read: {}\n",
+            yaml_string(paths.first().map_or("", String::as_str))
+        ),
+        // A test file holds no session start; a prompt is the nearest.
+        Event::SessionStart { .. } => "  - prompt: \"\"\n".to_string(),
+    };
+    let (list, says) = if fires {
+        ("fires", "selects it")
+    } else {
+        ("silent", "does not select it")
+    };
+    format!(
+        "# A test of {rule}: `rule-fairy test` checks that this event still {says}.\nrule: {}\n{list}:\n{item}{}",
+        yaml_string(rule),
+        facts_yaml(facts),
+    )
 }
 
 /// A double-quoted YAML scalar: JSON's string syntax is YAML's.
@@ -306,5 +346,35 @@ mod tests {
     fn braces_take_their_first_choice() {
         assert_eq!(example_path("src/**/*.{ts,tsx}"), "src/example.ts");
         assert_eq!(example_path("{a,{b,c}}/x"), "a/x");
+    }
+
+    #[test]
+    fn an_event_test_reads_back_as_the_event_it_was_made_from() {
+        use crate::check::rule_tests::read_test_file;
+        let facts = Facts {
+            model: Some("gpt-5".into()),
+            ci: Some(false),
+            tools: Some(vec!["bash".into()]),
+            ..Facts::default()
+        };
+        for (event, fires) in [
+            (Event::prompt("Add a \"Button\": now".to_string()), true),
+            (Event::edit(&["src/ui/a.tsx", "src/b.ts"]), false),
+            (Event::read(&["docs/x.md"]), true),
+        ] {
+            let text = event_test("ui/components.mdc", &event, &facts, fires);
+            let file = read_test_file("t.yml", &text);
+            assert!(file.problems.is_empty(), "{text}\n{:?}", file.problems);
+            let test = &file.tests[0];
+            assert_eq!(test.rule, "ui/components.mdc");
+            let (held, other) = if fires {
+                (&test.fires, &test.silent)
+            } else {
+                (&test.silent, &test.fires)
+            };
+            assert!(other.is_empty(), "{text}");
+            assert_eq!(held[0].event, event, "{text}");
+            assert_eq!(held[0].facts, facts, "{text}");
+        }
     }
 }
