@@ -209,7 +209,7 @@ impl Command {
 
 /// The exit status of a command that could not run: a usage error (as
 /// clap exits), a missing project, unreadable input.
-const CANNOT_RUN: u8 = 2;
+pub(crate) const CANNOT_RUN: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -11,36 +11,22 @@ use crate::location::project_root;
 use crate::stdfs::StdFs;
 use crate::TestArgs;
 
-/// The exit status when a test could not run at all (bad YAML, an
-/// unknown rule, an event of no kind): distinct from a failed test.
-const CANNOT_RUN: u8 = 2;
-
 pub(crate) fn run(args: &TestArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
-    let project = match Project::load(&StdFs, &root) {
-        Ok(project) => project,
-        Err(error) => {
-            crate::output::warn(format_args!("rule-fairy: {}", located(&root, &error)));
-            return Ok(ExitCode::from(CANNOT_RUN));
-        }
-    };
+    // What cannot run is an `Err`: exit 2 (and JSON when asked), by main.
+    let project = Project::load(&StdFs, &root).map_err(|error| located(&root, &error))?;
     if let Some(rule) = &args.new {
         return write_starter(&root, &project, rule);
     }
-    let run = match run_rule_tests(&StdFs, &project, &args.rules) {
-        Ok(run) => run,
-        Err(no) => {
-            crate::output::warn(format_args!("rule-fairy: {}", describe_no_rule(&no)));
-            return Ok(ExitCode::from(CANNOT_RUN));
-        }
-    };
+    let run = run_rule_tests(&StdFs, &project, &args.rules).map_err(|no| describe_no_rule(&no))?;
     if args.json {
         crate::output::print_line(&serde_json::to_string(&run).expect("test runs serialise"))?;
     } else {
         crate::output::print(&human(&run))?;
     }
+    // A test file that could not be read: the run is not whole.
     Ok(if !run.problems.is_empty() {
-        ExitCode::from(CANNOT_RUN)
+        ExitCode::from(crate::CANNOT_RUN)
     } else if run.failed() {
         ExitCode::FAILURE
     } else {
@@ -50,20 +36,13 @@ pub(crate) fn run(args: &TestArgs) -> Result<ExitCode, String> {
 
 /// Writes the starter test of `rule`, never over an existing file.
 fn write_starter(root: &str, project: &Project, rule: &str) -> Result<ExitCode, String> {
-    let starter = match starter(&StdFs, project, rule) {
-        Ok(starter) => starter,
-        Err(no) => {
-            crate::output::warn(format_args!("rule-fairy: {}", describe_no_rule(&no)));
-            return Ok(ExitCode::from(CANNOT_RUN));
-        }
-    };
+    let starter = starter(&StdFs, project, rule).map_err(|no| describe_no_rule(&no))?;
     let path = std::path::PathBuf::from(paths::join(root, &starter.file));
     if std::fs::symlink_metadata(&path).is_ok() {
-        crate::output::warn(format_args!(
-            "rule-fairy: {} exists, so it is not overwritten: add the events to it, or remove it first",
+        return Err(format!(
+            "{} exists, so it is not overwritten: add the events to it, or remove it first",
             starter.file
         ));
-        return Ok(ExitCode::from(CANNOT_RUN));
     }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", starter.file))?;
