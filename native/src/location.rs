@@ -40,19 +40,26 @@ pub(crate) fn project_root(flag: Option<&Path>) -> Result<String, String> {
     Ok(discover_root(&StdFs, &absolute(&cwd)?))
 }
 
-/// A path given on the command line as the project's globs see it. A
+/// Paths given on the command line as the project's globs see them. A
 /// relative path is relative to the working directory when that is in the
 /// project (`explain --path Button.tsx` from `src/ui`), as every command
 /// reads its paths; from outside the project (`--project examples/webshop`
 /// at the checkout's root) it can only be the project's own. An absolute
 /// one is made project-relative as the hooks do.
-pub(crate) fn event_path(root: &str, path: &str) -> String {
-    if !paths::is_absolute(path) {
-        return match working_dir_in(root) {
-            Some(cwd) => event_path(root, &format!("{cwd}/{path}")),
-            None => paths::normalize_for_match(path),
-        };
-    }
+pub(crate) fn event_paths(root: &str, given: &[String]) -> Vec<String> {
+    let cwd = working_dir_in(root);
+    given
+        .iter()
+        .map(|path| match (&cwd, paths::is_absolute(path)) {
+            (_, true) => project_path(root, path),
+            (Some(cwd), false) => project_path(root, &format!("{cwd}/{path}")),
+            (None, false) => paths::normalize_for_match(path),
+        })
+        .collect()
+}
+
+/// An absolute path made project-relative, links resolved.
+fn project_path(root: &str, path: &str) -> String {
     let normalised = paths::normalize_lexically(path);
     let resolved = StdFs.real_path(&normalised).unwrap_or(normalised);
     project_relative_path(&StdFs, root, &resolved)

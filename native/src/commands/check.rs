@@ -23,18 +23,14 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let gate = GateListing::default();
     let format = args.output.format();
     if format == Format::Json {
-        let mut text = serde_json::to_string(&report).expect("reports serialise");
+        let mut value = serde_json::to_value(&report).expect("reports serialise");
         if let Some(listing) = &gate.json {
-            let mut value: serde_json::Value = serde_json::from_str(&text).expect("reports parse");
             value["gate"] = listing.clone();
-            text = value.to_string();
         }
         if !untested.is_empty() {
-            let mut value: serde_json::Value = serde_json::from_str(&text).expect("reports parse");
             value["untestedRules"] = serde_json::json!(untested);
-            text = value.to_string();
         }
-        crate::output::print_line(&text)?;
+        crate::output::print_line(&value.to_string())?;
     } else {
         let diagnostics: Vec<Diagnostic> = report.findings.iter().map(diagnostic).collect();
         let rules = [RuleInfo {

@@ -10,7 +10,7 @@ use rule_fairy_engine::{preview, Hosts};
 use rule_fairy_engine::{Event, EventKind as Fired, Query};
 use rule_fairy_engine::{Explanation, FiredRule};
 
-use crate::location::{display_path, event_path, project_root};
+use crate::location::{display_path, event_paths, project_root};
 use crate::stdfs::StdFs;
 use crate::{ExplainArgs, RenderHost};
 
@@ -27,7 +27,7 @@ pub(crate) fn event_of(
     Ok(match &args.prompt {
         Some(prompt) => (Event::prompt(prompt.clone()), None),
         None => {
-            let paths: Vec<String> = args.path.iter().map(|p| event_path(root, p)).collect();
+            let paths = event_paths(root, &args.path);
             let contents = match project.index.needs_contents() {
                 true => Some(args.facts.contents(root, &paths)?),
                 false => None,

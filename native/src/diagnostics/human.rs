@@ -7,8 +7,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use annotate_snippets::{AnnotationKind, Group, Level as SnippetLevel, Origin, Renderer, Snippet};
+use rule_fairy_engine::FileSource;
 
 use super::{Diagnostic, Level, Note};
+use crate::stdfs::StdFs;
 
 /// The project's files as the frames quote them, each read once.
 pub(crate) struct Sources {
@@ -34,17 +36,12 @@ impl Sources {
     }
 }
 
-/// The most a frame reads of a file, the bound the gate parses within.
-const MAX_READ: u64 = 4 * 1024 * 1024;
-
-/// A regular file's text: a FIFO or device is never opened (it could
-/// block), and a file past [`MAX_READ`] is shown without its frame.
+/// A file's text as every read of the program takes it (a regular file
+/// only, so a FIFO never blocks, within the engine's read bound); a file
+/// that cannot be read so is shown without its frame.
 fn read_regular(path: &std::path::Path) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_READ {
-        return None;
-    }
-    std::fs::read_to_string(path).ok()
+    let bytes = StdFs.read(path.to_str()?).ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 /// Every finding, a blank line after each.

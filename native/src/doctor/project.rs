@@ -3,6 +3,7 @@
 //! whether the state directory can hold the hooks' records (behaviour
 //! §5.1, "State directory").
 
+use rule_fairy_engine::version::{program_install, VERSION};
 use std::path::Path;
 
 use rule_fairy_engine::gate_check::gate_probes;
@@ -160,7 +161,8 @@ fn gate(root: &str) -> Check {
                 probes.join(", ")
             ),
         )
-        .fix("npm install -g rule-fairy (its program has the gate), or cargo install --locked --force --git https://github.com/rule-fairy/rule-fairy rule-fairy (the gate is a default feature)")
+        // The engine's install words; every released program has the gate.
+        .fix(program_install(VERSION))
     };
     check
         .with("hasRules", !probes.is_empty())

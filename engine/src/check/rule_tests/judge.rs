@@ -80,7 +80,7 @@ pub(crate) fn judge(
         let contents = contents(fs, project, event);
         let query = Query::new(&event.event, &facts).with_contents(contents.as_deref());
         let explanation = explain(&project.index, &query);
-        let fired = explanation.rules.iter().find(|rule| rule.name == name);
+        let fired = explanation.rules.into_iter().find(|rule| rule.name == name);
         let words = || describe_event(&event.event);
         match (fires, fired) {
             (true, None) => failures.push(Failure::Missing {
@@ -119,7 +119,8 @@ pub(crate) fn judge(
     })
 }
 
-/// Whether `event` selects the rule named `name`.
+/// Whether `event` selects the rule named `name`: the judgement of a
+/// test of that one event.
 pub(crate) fn selects(
     fs: &dyn FileSource,
     project: &Project,
@@ -127,11 +128,13 @@ pub(crate) fn selects(
     name: &str,
     event: &TestEvent,
 ) -> bool {
-    let facts = facts_of(event, tags);
-    let contents = contents(fs, project, event);
-    let query = Query::new(&event.event, &facts).with_contents(contents.as_deref());
-    let explanation = explain(&project.index, &query);
-    explanation.rules.iter().any(|rule| rule.name == name)
+    let test = RuleTest {
+        rule: name.to_string(),
+        place: Place::file(""),
+        fires: vec![event.clone()],
+        silent: Vec::new(),
+    };
+    judge(fs, project, tags, &test).is_ok_and(|report| report.passed)
 }
 
 /// The event's facts with the project's tags: what a test does not set
