@@ -256,16 +256,27 @@ try {
   );
   // Enter activates the focused button, and the button opens the picker.
   await page.focus("#add-files");
-  const activated = page.evaluate(
-    () =>
-      new Promise((resolve) =>
-        document.getElementById("add-files")?.addEventListener("click", () => resolve(true), {
-          once: true,
-        }),
-      ),
-  );
+  // The listener is in place before the key is pressed, and the wait
+  // for it is bounded.
+  await page.evaluate(() => {
+    document.getElementById("add-files")?.addEventListener(
+      "click",
+      () => {
+        document.body.dataset.addFilesClicked = "true";
+      },
+      { once: true },
+    );
+  });
   await page.keyboard.press("Enter");
-  check(await activated, "Enter on add files activates it");
+  const activated = await page
+    .waitForFunction(() => document.body.dataset.addFilesClicked === "true", null, {
+      timeout: 5_000,
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  check(activated, "Enter on add files activates it");
   for (const [button, multiple] of [
     ["#add-files", true],
     ["#pick-folder", false],
