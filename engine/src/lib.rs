@@ -50,10 +50,11 @@ pub use base::{paths, text};
 pub use syntax::patch;
 
 pub use config::formats::Format;
-pub use config::{Config, CONFIG_FILE};
+pub use config::{Config, RulesSource, CONFIG_FILE};
 
 pub use rules::conditions::normalize_os;
-pub use rules::discovery::{scan_rule_files, MAX_DEPTH};
+pub use rules::discovery::{scan_rule_files, RuleSet, MAX_DEPTH};
+pub use rules::freshness;
 pub use rules::nested;
 pub use rules::rule::Rule;
 pub use rules::sources::{rule_sources, RuleSource, SourceKind};

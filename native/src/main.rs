@@ -27,6 +27,7 @@ mod nested_folders;
 mod output;
 mod owned_dir;
 mod plugin_manifest;
+mod project_cache;
 mod review;
 mod stdfs;
 mod utc;

@@ -15,6 +15,17 @@ use rule_fairy_engine::nested::{folder_owner, NESTED_DEPTH, UNSEARCHED};
 /// repository inside the project (a directory holding `.git`) is not
 /// searched, as git does not list it.
 pub(crate) fn find(root: &str, folders: &[String]) -> io::Result<Vec<String>> {
+    find_traced(root, folders, &mut |_| {})
+}
+
+/// [`find`], telling `trace` every directory the walk entered and every
+/// `.gitignore` it met: what a later walk's answer depends on (a directory
+/// changes when an entry is added to it or taken from it).
+pub(crate) fn find_traced(
+    root: &str,
+    folders: &[String],
+    trace: &mut dyn FnMut(&Path),
+) -> io::Result<Vec<String>> {
     let root_path = Path::new(root);
     let mut builder = WalkBuilder::new(root_path);
     builder
@@ -40,6 +51,9 @@ pub(crate) fn find(root: &str, folders: &[String]) -> io::Result<Vec<String>> {
     for entry in builder.build() {
         // What cannot be read is left out, as git leaves it out.
         let Ok(entry) = entry else { continue };
+        if entry.file_type().is_some_and(|t| t.is_dir()) || entry.file_name() == ".gitignore" {
+            trace(entry.path());
+        }
         let Ok(rel) = entry.path().strip_prefix(root_path) else {
             continue;
         };

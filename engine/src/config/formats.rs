@@ -8,7 +8,9 @@
 //! are listed here too, so every format's places live in one table.
 
 /// The dialect a rule file is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Format {
     /// Cursor's `.mdc` (and any directory configured under `:rules`).
     Cursor,

@@ -38,7 +38,7 @@ pub(crate) const DEFAULT_INSTRUCTION_FILES: &[&str] = &[
 
 /// The top-level map of `rule-fairy.edn`, checked for unknown keys; each
 /// key's value is validated by the accessor that reads it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Config {
     entries: Vec<(Edn, Edn)>,
     /// The file errors name: `rule-fairy.edn`, or its path once loaded.
@@ -56,10 +56,13 @@ impl Default for Config {
 
 /// Where rules come from: the project root as given, the resolved rule
 /// directories in configured order, and the extensions in configured order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RulesSource {
+    /// The project root as given.
     pub root: String,
+    /// The rule directories, resolved, in configured order.
     pub dirs: Vec<String>,
+    /// The rule file extensions, in configured order.
     pub extensions: Vec<String>,
     /// Other hosts' rule layouts switched on by `:formats`, in that order.
     pub formats: Vec<Format>,

@@ -6,7 +6,7 @@
 use crate::syntax::frontmatter::{FieldValue, Frontmatter};
 
 /// A condition value list with the line that declared it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Declared {
     pub values: Vec<String>,
     pub line: usize,
@@ -19,7 +19,7 @@ impl Declared {
 }
 
 /// The conditions a rule declares besides globs, keywords and alwaysApply.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Conditions {
     /// Regular expressions tested on an edited file's content.
     pub file_contains: Declared,

@@ -41,7 +41,9 @@ pub struct Listing {
 /// rather than rules, so one broken file does not hide the others.
 #[derive(Debug, Clone, Default)]
 pub struct RuleSet {
+    /// The rules read, sorted by name.
     pub rules: Vec<Rule>,
+    /// The files that could not be walked or read.
     pub findings: Vec<Finding>,
 }
 
@@ -598,10 +600,12 @@ impl RuleSet {
         set
     }
 
+    /// The rule named `name`.
     pub fn get(&self, name: &str) -> Option<&Rule> {
         self.rules.iter().find(|rule| rule.name == name)
     }
 
+    /// The rules' names, in order.
     pub fn names(&self) -> Vec<&str> {
         self.rules.iter().map(|rule| rule.name.as_str()).collect()
     }

@@ -4,6 +4,7 @@
 
 pub(crate) mod conditions;
 pub(crate) mod discovery;
+pub mod freshness;
 pub(crate) mod instructions;
 pub mod nested;
 pub(crate) mod reach;

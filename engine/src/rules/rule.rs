@@ -10,7 +10,7 @@ use crate::rules::triggers;
 use crate::syntax::frontmatter::{self, Document, FieldValue, Frontmatter};
 
 /// A glob as a rule declares it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GlobSpec {
     /// Normalised for matching (behaviour §2.1); errors name this form.
     pub pattern: String,
@@ -22,7 +22,7 @@ pub struct GlobSpec {
 }
 
 /// The prompt trigger: any of `any_of`, and all of `requires`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PromptTrigger {
     pub any_of: Vec<String>,
     pub requires: Vec<String>,
@@ -30,7 +30,7 @@ pub struct PromptTrigger {
 
 /// A rule file read: what it is called, where it lives, its text, and
 /// the triggers and conditions its frontmatter declares.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Rule {
     /// Path relative to its rules directory, `/`-separated, extension kept.
     pub name: String,

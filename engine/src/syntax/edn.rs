@@ -6,13 +6,13 @@
 use std::fmt;
 
 /// A value read from EDN, with the 1-based line where it starts.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Edn {
     pub value: Value,
     pub line: usize,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Value {
     Nil,
     Bool(bool),

@@ -9,13 +9,13 @@
 
 /// A field's value: the raw text after the colon, or the items of a YAML
 /// sequence.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum FieldValue {
     Text(String),
     List(Vec<String>),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Field {
     pub key: String,
     pub value: FieldValue,
@@ -32,13 +32,13 @@ pub struct Field {
 
 /// A line inside the block that is not a field (a comment, an indented
 /// continuation, `key : value`...). Kept so `check` can point at it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IgnoredLine {
     pub line: usize,
     pub text: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Frontmatter {
     /// Fields in file order; a repeated key's last line wins on lookup.
     pub fields: Vec<Field>,
@@ -48,7 +48,7 @@ pub struct Frontmatter {
 }
 
 /// A rule file split into frontmatter and body.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Document {
     /// `None` when the file has no frontmatter block (absent, not empty).
     pub frontmatter: Option<Frontmatter>,

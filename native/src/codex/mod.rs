@@ -41,7 +41,6 @@ use rule_fairy_engine::Project;
 
 use crate::commands::explain::located;
 use crate::location::project_root;
-use crate::stdfs::StdFs;
 use input::HookInput;
 use output::HookOutput;
 use session_id::SessionId;
@@ -167,7 +166,7 @@ fn session_of(input: &HookInput) -> Result<SessionId, String> {
 /// overrides), loaded; an error names the file and line.
 fn load_project() -> Result<Project, String> {
     let root = project_root(None)?;
-    Project::load(&StdFs, &root).map_err(|e| located(&root, &e))
+    crate::project_cache::load(&root).map_err(|e| located(&root, &e))
 }
 
 /// Problems this event touched that do not stop it: rule files left out

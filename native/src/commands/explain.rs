@@ -39,7 +39,7 @@ pub(crate) fn event_of(
 
 pub(crate) fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
-    let project = Project::load(&StdFs, &root).map_err(|e| located(&root, &e))?;
+    let project = crate::project_cache::load(&root).map_err(|e| located(&root, &e))?;
     if let Some(rule) = &args.why_not {
         return super::why_not::run(args, &root, &project, rule);
     }
