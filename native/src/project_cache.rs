@@ -17,7 +17,8 @@
 //! load begins. Its creation is the lock (a hook that finds it there loads
 //! without writing) and its time, the file system's own clock, is when the
 //! load began: a path stamped no earlier is never trusted (git's racily
-//! clean entries). It is renamed into place once written whole.
+//! clean entries). It is renamed into place once written whole. Nothing
+//! is written inside the installed plugin, as for the Codex state.
 
 use std::cell::RefCell;
 use std::fs::{self, File, OpenOptions};
@@ -299,6 +300,9 @@ impl Writer {
     /// Makes the temporary file, or `None` when another hook is writing
     /// (or nothing may be written here).
     fn start(root: &str) -> Option<Writer> {
+        if crate::codex::inside_plugin(Path::new(root)) {
+            return None;
+        }
         let dir = owned_dir::prepare(Path::new(root), &PARTS).ok()?;
         let ignore = dir.join(".gitignore");
         if fs::symlink_metadata(&ignore).is_err() {

@@ -21,6 +21,7 @@ mod gate_unchecked;
 mod hostile_reads;
 mod nested_folders;
 mod npm_lookup;
+mod project_cache;
 mod requested;
 mod review_bundle;
 mod review_fetch;

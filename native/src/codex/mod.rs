@@ -164,6 +164,12 @@ fn session_of(input: &HookInput) -> Result<SessionId, String> {
 
 /// The project of the session's working directory (`RULE_FAIRY_PROJECT_DIR`
 /// overrides), loaded; an error names the file and line.
+/// Whether `path` lies inside the installed plugin, where nothing may be
+/// written (Codex would distrust the plugin's hooks).
+pub(crate) fn inside_plugin(path: &std::path::Path) -> bool {
+    session::plugin_root().is_some_and(|root| session::refuse_inside_plugin(path, &root).is_err())
+}
+
 fn load_project() -> Result<Project, String> {
     let root = project_root(None)?;
     crate::project_cache::load(&root).map_err(|e| located(&root, &e))

@@ -187,7 +187,7 @@ pub(super) fn plugin_root() -> Option<String> {
 /// plugin's directory: one file written there and every hook of the plugin
 /// silently stops running. A session whose project lies inside the
 /// installed plugin is therefore refused rather than written to.
-fn refuse_inside_plugin(state_dir: &Path, plugin_root: &str) -> Result<(), String> {
+pub(super) fn refuse_inside_plugin(state_dir: &Path, plugin_root: &str) -> Result<(), String> {
     let plugin = std::fs::canonicalize(plugin_root).unwrap_or_else(|_| PathBuf::from(plugin_root));
     if state_dir.starts_with(&plugin) {
         return Err(format!(
