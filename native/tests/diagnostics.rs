@@ -192,3 +192,20 @@ fn the_man_page_names_every_subcommand() {
         );
     }
 }
+
+#[test]
+fn every_finding_code_is_listed_in_the_docs_and_in_sarif() {
+    let docs = std::fs::read_to_string(repo_root().join("docs/commands.md")).unwrap();
+    for code in rule_fairy_engine::Code::ALL {
+        assert!(
+            docs.contains(&format!("| `{}` | {} |", code.name(), code.description())),
+            "docs/commands.md does not list {}",
+            code.name()
+        );
+    }
+    let log = assert_valid_sarif(&stdout(&run(&violating(), &["check", "--format", "sarif"])));
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    assert_eq!(rules.len(), rule_fairy_engine::Code::ALL.len());
+}
