@@ -44,7 +44,7 @@ mod syntax;
 
 pub use base::contain::{escapes, Containment, Refusal, MAX_PATH_BYTES, MAX_READ_BYTES};
 pub use base::error::{Error, ErrorKind, Place, Result};
-pub use base::finding::{Finding, Severity, Span};
+pub use base::finding::{Code, Finding, Severity, Span};
 pub use base::fs::{FileSource, Kind, MemoryFs, Metadata};
 pub use base::{paths, text};
 pub use syntax::patch;

@@ -203,6 +203,10 @@ fn check_reports_the_cursor_mistakes_with_fixes() {
     assert_eq!(find("block.mdc")[0]["severity"], "warning");
     assert_eq!(find("unknown.mdc")[0]["severity"], "warning");
     assert_eq!(find("glob.mdc")[0]["message"], "Invalid rule glob: src/[a");
+    // Each finding carries its stable code.
+    assert_eq!(find("glob.mdc")[0]["code"], "rule/invalid-glob");
+    assert_eq!(find("braces.mdc")[0]["code"], "rule/split-braces");
+    assert_eq!(find("case.mdc")[0]["code"], "rule/key-case");
     assert!(find("good.mdc").is_empty());
     assert_eq!(report["rules"], 8);
     assert_eq!(report["errors"], 5);
@@ -215,7 +219,7 @@ fn check_reports_the_cursor_mistakes_with_fixes() {
     );
     assert!(
         // The note of the rules no rule test names follows the counts.
-        stdout(&out).contains("Checked 8 rules: 5 errors, 2 warnings.\nnote: "),
+        stdout(&out).contains("Checked 8 rules: 5 errors, 2 warnings.\nnote[test/missing]: "),
         "{}",
         stdout(&out)
     );

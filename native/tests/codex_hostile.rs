@@ -446,7 +446,7 @@ fn a_linked_review_directory_is_refused_and_its_target_survives() {
         &["review-plan", "clean"],
     ] {
         let out = repo.run(args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stdout(&out));
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stdout(&out));
         assert!(
             stderr(&out).contains(".rule-fairy/review is a symbolic link"),
             "{args:?}: {}",

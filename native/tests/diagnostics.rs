@@ -83,13 +83,13 @@ fn github_format_is_one_workflow_command_per_finding() {
     let text = stdout(&out);
     assert!(
         text.starts_with(
-            "::error file=src/api.ts,line=2,col=18,endLine=2,endColumn=27,title=no-eval::"
+            "::error file=src/api.ts,line=2,col=18,endLine=2,endColumn=28,title=no-eval::"
         ),
         "{text}"
     );
     let check = stdout(&run(&p, &["check", "--format", "github"]));
     assert!(
-        check.starts_with("::error file=.cursor/rules/braces.mdc,line=2,col=8,endLine=2,endColumn=19,title=check::"),
+        check.starts_with("::error file=.cursor/rules/braces.mdc,line=2,col=8,endLine=2,endColumn=20,title=rule/split-braces::"),
         "{check}"
     );
 }
@@ -113,7 +113,16 @@ fn sarif_names_the_tool_rules_and_regions() {
     let check = run(&p, &["check", "--format", "sarif"]);
     assert_eq!(code(&check), 1);
     let log = assert_valid_sarif(&stdout(&check));
-    assert_eq!(log["runs"][0]["results"][0]["ruleId"], "check");
+    // Each finding's code is its rule, listed with what it means.
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "rule/split-braces");
+    let rules = &log["runs"][0]["tool"]["driver"]["rules"];
+    let index = result["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(rules[index]["id"], "rule/split-braces");
+    assert!(rules[index]["shortDescription"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("brace group"));
 }
 
 #[test]
@@ -182,4 +191,21 @@ fn the_man_page_names_every_subcommand() {
             "{name}"
         );
     }
+}
+
+#[test]
+fn every_finding_code_is_listed_in_the_docs_and_in_sarif() {
+    let docs = std::fs::read_to_string(repo_root().join("docs/commands.md")).unwrap();
+    for code in rule_fairy_engine::Code::ALL {
+        assert!(
+            docs.contains(&format!("| `{}` | {} |", code.name(), code.description())),
+            "docs/commands.md does not list {}",
+            code.name()
+        );
+    }
+    let log = assert_valid_sarif(&stdout(&run(&violating(), &["check", "--format", "sarif"])));
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    assert_eq!(rules.len(), rule_fairy_engine::Code::ALL.len());
 }

@@ -259,7 +259,7 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
     repo.link("docs/rules/outside.mdc", outside.join("rules/o.mdc"));
     repo.ok(&["review", "fetch", "--local"]);
     let refused = repo.run(&["review", "bundle"]);
-    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
     assert!(
         stderr(&refused).contains(
             "outside.mdc: Links outside the project, so it is not read as a rule (the bundle would miss this rule)"
@@ -273,7 +273,7 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
     repo.link("CLAUDE.md", outside.join("guidance.md"));
     repo.ok(&["review", "fetch", "--local"]);
     let refused = repo.run(&["review", "bundle"]);
-    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
     assert!(
         stderr(&refused)
             .contains("Cannot read instruction file CLAUDE.md: it leads outside the project"),
@@ -296,7 +296,7 @@ fn case_176_linked_guidance_is_checked_at_its_target() {
     repo.link(".cursor/rules", outside.join("rules"));
     repo.ok(&["review", "fetch", "--local"]);
     let refused = repo.run(&["review", "bundle"]);
-    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
     assert!(
         stderr(&refused).contains(
             ".cursor/rules: Links outside the project, so no rule below it is read (the bundle would miss this rule)"

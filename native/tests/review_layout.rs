@@ -235,6 +235,13 @@ fn bare_env(sandbox: &Project) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// The launcher's own failure (no program found): exit 1, `Error: ...`.
+fn assert_launcher_fails(out: &std::process::Output, message: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("Error: ") && err.contains(message), "{err}");
+}
+
 #[test]
 fn launchers_find_the_program_in_turn() {
     for (skill, check) in [
@@ -249,7 +256,7 @@ fn launchers_find_the_program_in_turn() {
 
         // None anywhere: a clear error, nothing written.
         let out = run(&bare_env(&sandbox), &["clean"]);
-        assert_fails(
+        assert_launcher_fails(
             &out,
             "the rule-fairy program was not found (not on PATH, in npm's global or the project's node_modules, in ~/.cargo/bin or in ",
         );
@@ -286,6 +293,12 @@ fn launchers_find_the_program_in_turn() {
             stderr(&out)
         );
         assert!(stderr(&out).contains("it is older than this plugin"));
+        // The program's own usage error, exit 2 too, is passed on as it is.
+        let env = vec![("RULE_FAIRY_BIN", BIN.to_string())];
+        let out = run(&env, &["nonsense"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("older"), "{}", stderr(&out));
+        assert!(stderr(&out).contains(check), "{}", stderr(&out));
 
         // Found and working: arguments pass through unchanged.
         let env = vec![("RULE_FAIRY_BIN", BIN.to_string())];

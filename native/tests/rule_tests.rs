@@ -73,6 +73,50 @@ fn missing_and_noisy_events_fail_with_their_line_and_why() {
 }
 
 #[test]
+fn a_shell_change_is_judged_as_the_hooks_judge_it() {
+    let p = project();
+    p.write(
+        ".cursor/rule-tests/api.yml",
+        "rule: api.mdc\nfires:\n  - shell: npm run codegen\n    changed: [src/api/gen.ts, README.md]\nsilent:\n  - shell: npm run docs\n    changed: [docs/a.md]\n",
+    );
+    assert_eq!(
+        p.ok(&["test"]),
+        "ok      api.mdc (2 events, .cursor/rule-tests/api.yml:1)\n\
+         Tested 1 rule in 1 file: 1 passed, 0 failed.\n"
+    );
+    // The same events the other way round fail, each with its command.
+    p.write(
+        ".cursor/rule-tests/api.yml",
+        "rule: api.mdc\nfires:\n  - shell: npm run docs\n    changed: [docs/a.md]\nsilent:\n  - shell: npm run codegen\n    changed: [src/api/gen.ts]\n",
+    );
+    let out = p.run(&["test"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("  Missing: .cursor/rule-tests/api.yml:3: shell \"npm run docs\" changed docs/a.md did not select it\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  Noisy: .cursor/rule-tests/api.yml:6: shell \"npm run codegen\" changed src/api/gen.ts selected it\n"),
+        "{text}"
+    );
+    // A path event's Missing lists no keyword: none could have held.
+    assert!(!text.contains("keyword"), "{text}");
+    // A shell event with no paths is told at its line, exit 2.
+    p.write(
+        ".cursor/rule-tests/api.yml",
+        "rule: api.mdc\nfires:\n  - shell: npm run docs\n",
+    );
+    let out = p.run(&["test"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stdout(&out).contains(".cursor/rule-tests/api.yml:3: error: a shell event needs the paths the command `changed`"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn json_reports_camel_case_and_each_failure() {
     let p = project();
     p.write(
@@ -124,7 +168,7 @@ fn every_bad_input_is_told_at_its_file_and_line_and_the_others_still_run() {
     for line in [
         "ok      api.mdc (4 events, .cursor/rule-tests/good.yml:1)",
         ".cursor/rule-tests/many.yml:10003: error: more than 10000 events in one test file",
-        ".cursor/rule-tests/no-kind.yml:4: error: an event needs a `prompt`, edited `paths` or a `read` path",
+        ".cursor/rule-tests/no-kind.yml:4: error: an event needs a `prompt`, edited `paths`, a `read` path or a `shell` command with the paths it `changed`",
         ".cursor/rule-tests/not-yaml.yml:1: error: not a rule test:",
         ".cursor/rule-tests/unknown.yml:2: error: no rule is named apii.mdc; did you mean api.mdc?",
         "Tested 2 rules in 5 files: 2 passed, 0 failed, 4 tests could not run.",
@@ -189,7 +233,7 @@ fn check_lists_the_rules_no_test_names_as_a_note() {
     let out = p.run(&["check"]);
     let text = stdout(&out);
     assert!(
-        text.contains("note: 1 rule has no test: base.mdc\n"),
+        text.contains("note[test/missing]: 1 rule has no test: base.mdc\n"),
         "{text}"
     );
     let json = p.json(&["check", "--json"]);
@@ -198,7 +242,8 @@ fn check_lists_the_rules_no_test_names_as_a_note() {
         ".cursor/rule-tests/base.yml",
         "rule: base.mdc\nfires:\n  - prompt: hi\n",
     );
-    assert!(!stdout(&p.run(&["check"])).contains("note:"));
+    assert!(!stdout(&p.run(&["check"])).contains("note["));
+    assert_eq!(p.json(&["check", "--json"])["untestedRules"], json!([]));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! hold, each with its line and what to write instead.
 
 use crate::base::error::{ErrorKind, Place};
-use crate::base::finding::{Finding, Span};
+use crate::base::finding::{Code, Finding, Span};
 use crate::base::text::edit_distance;
 use crate::config::formats::Format;
 use crate::matching::conditions::compile_pattern;
@@ -48,13 +48,13 @@ pub(crate) fn lint_rule(rule: &Rule) -> Vec<Finding> {
     let doc = &rule.document;
     if doc.had_bom {
         out.push(
-            Finding::warning(at(1), "The file starts with a byte order mark; Rule Fairy skips it, but Cursor then reads no frontmatter")
+            Finding::warning(Code::RuleByteOrderMark, at(1), "The file starts with a byte order mark; Rule Fairy skips it, but Cursor then reads no frontmatter")
                 .with_hint("save the file as UTF-8 without a byte order mark"),
         );
     }
     if let Some(line) = doc.unclosed_at {
         out.push(
-            Finding::error(at(line), "The frontmatter has no closing `---` line, so none of its fields are read and its lines are delivered as text")
+            Finding::error(Code::RuleUnclosedFrontmatter, at(line), "The frontmatter has no closing `---` line, so none of its fields are read and its lines are delivered as text")
                 .with_hint("add a line `---` after the last field"),
         );
     }
@@ -77,7 +77,7 @@ fn lint_format_globs(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Fin
     for spec in &rule.globs {
         if let Err(e) = glob::compile_matcher(&spec.pattern, spec.from_sequence) {
             out.push(
-                Finding::error(at(spec.line), e.message())
+                Finding::error(Code::RuleInvalidGlob, at(spec.line), e.message())
                     .with_hint("close every `{` with `}` and every `[` with `]`"),
             );
         }
@@ -93,17 +93,23 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
         .is_some_and(|fm| fm.fields.iter().any(declares_a_trigger));
     let fires = reach::fires_by_itself(rule) || misread_trigger_key;
     if rule.body().is_empty() && rule.document.frontmatter.is_none() {
-        out.push(Finding::warning(at(1), "The rule file is empty"));
+        out.push(Finding::warning(
+            Code::RuleEmpty,
+            at(1),
+            "The rule file is empty",
+        ));
         return;
     }
     if rule.body().is_empty() {
         out.push(Finding::warning(
+            Code::RuleEmpty,
             at(rule.document.body_line),
             "The rule has no body: only its heading would be delivered",
         ));
     }
     if rule.body().contains('\0') {
         out.push(Finding::warning(
+            Code::RuleEmpty,
             at(1),
             "The rule contains NUL bytes; is it a text file?",
         ));
@@ -116,6 +122,7 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
         };
         out.push(
             Finding::warning(
+                Code::RuleCodeOutsideFence,
                 at(*line),
                 format!("`{first}` looks like code (an annotation or decorator) outside a code fence{more}; it is delivered as text, never read as an import"),
             )
@@ -124,7 +131,7 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
     }
     if rule.mention_only {
         out.push(
-            Finding::warning(at(1), "The rule is mention-only (a Cline workflow or Windsurf's `trigger: manual`): it comes only when a person names it")
+            Finding::warning(Code::RuleMentionOnly, at(1), "The rule is mention-only (a Cline workflow or Windsurf's `trigger: manual`): it comes only when a person names it")
                 .with_hint(format!("name it in a prompt as @{}", rule.name)),
         );
         return;
@@ -137,7 +144,7 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
     let mention = format!("@{}", stem(&rule.name));
     if reach::is_requestable(rule) {
         out.push(
-            Finding::warning(at(1), format!("The rule has no trigger of its own: the model is offered it by its description in the index of requestable rules and gets it by reading its file; a prompt naming {mention} brings it too"))
+            Finding::warning(Code::RuleRequestable, at(1), format!("The rule has no trigger of its own: the model is offered it by its description in the index of requestable rules and gets it by reading its file; a prompt naming {mention} brings it too"))
                 .with_hint("to deliver it without the model asking, add `globs: <pattern>`, `promptAnyOf: <terms>` or `alwaysApply: true`"),
         );
     } else if !fires {
@@ -153,7 +160,7 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
             ),
         };
         out.push(
-            Finding::warning(at(1), format!("The rule never fires on its own: {what}; only a prompt naming {mention} brings it"))
+            Finding::warning(Code::RuleNoTrigger, at(1), format!("The rule never fires on its own: {what}; only a prompt naming {mention} brings it"))
                 .with_hint(hint),
         );
     }
@@ -207,6 +214,7 @@ fn lint_frontmatter(
     }
     for error in &fm.list_errors {
         out.push(Finding::error(
+            Code::RuleUnreadableList,
             at(error.line),
             format!("The list under this key cannot be read: {}", error.text),
         ));
@@ -215,6 +223,7 @@ fn lint_frontmatter(
         if let Some(later) = fm.fields[index + 1..].iter().find(|f| f.key == field.key) {
             out.push(
                 Finding::warning(
+                    Code::RuleDuplicateKey,
                     at(field.line),
                     format!(
                         "`{}` appears again on line {}; only the last one is read",
@@ -231,6 +240,7 @@ fn lint_frontmatter(
         {
             out.push(
                 Finding::error(
+                    Code::RuleNotAList,
                     at(field.line),
                     format!(
                         "`{}` takes one value, not a list; the list is ignored",
@@ -270,7 +280,7 @@ fn lint_frontmatter(
     if fm.get("promptRequires").is_some() && fm.list("promptAnyOf").is_empty() {
         let line = fm.get("promptRequires").map_or(1, |f| f.line);
         out.push(
-            Finding::warning(at(line), "promptRequires without promptAnyOf never selects the rule: it only narrows promptAnyOf")
+            Finding::warning(Code::RuleRequiresAlone, at(line), "promptRequires without promptAnyOf never selects the rule: it only narrows promptAnyOf")
                 .with_hint("add `promptAnyOf: <terms>`"),
         );
     }
@@ -286,6 +296,7 @@ fn lint_conditions(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec<
         if !value.eq_ignore_ascii_case("any") && !value.eq_ignore_ascii_case("all") {
             out.push(
                 Finding::error(
+                    Code::RuleInvalidCondition,
                     at(field.line),
                     format!("`match: {value}` is neither `any` nor `all`; it reads as any"),
                 )
@@ -298,6 +309,7 @@ fn lint_conditions(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec<
         if !matches!(unquote(&value).to_lowercase().as_str(), "true" | "false") {
             out.push(
                 Finding::error(
+                    Code::RuleInvalidCondition,
                     at(field.line),
                     format!(
                         "`ci: {value}` is neither true nor false, so the condition is not read"
@@ -320,6 +332,7 @@ fn lint_conditions(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec<
                 ) {
                     out.push(
                         Finding::error(
+                            Code::RuleInvalidCondition,
                             at(field.line),
                             format!("The branch glob is not matched as a glob: {}", e.message()),
                         )
@@ -339,6 +352,7 @@ fn lint_conditions(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec<
             if !PROJECT_TAGS.contains(&tag.as_str()) {
                 out.push(
                     Finding::error(
+                        Code::RuleInvalidCondition,
                         at(field.line),
                         format!("Unknown project tag `{tag}`, so it never holds"),
                     )
@@ -360,8 +374,12 @@ fn lint_conditions(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec<
             .contains(&os.as_str())
             {
                 out.push(
-                    Finding::warning(at(field.line), format!("Unknown operating system `{os}`"))
-                        .with_hint("use linux, darwin (or macos) or win32 (or windows)"),
+                    Finding::warning(
+                        Code::RuleInvalidCondition,
+                        at(field.line),
+                        format!("Unknown operating system `{os}`"),
+                    )
+                    .with_hint("use linux, darwin (or macos) or win32 (or windows)"),
                 );
             }
         }
@@ -370,6 +388,7 @@ fn lint_conditions(fm: &Frontmatter, at: &dyn Fn(usize) -> Place, out: &mut Vec<
         for pattern in field.value.items().iter().map(|p| unquote(p).to_string()) {
             if let Err(why) = compile_pattern(&pattern) {
                 out.push(Finding::error(
+                    Code::RuleInvalidCondition,
                     at(field.line),
                     format!("Invalid fileContains pattern: {pattern} ({why})"),
                 ));
@@ -392,6 +411,7 @@ fn lint_ignored_line(text: &str, place: Place, out: &mut Vec<Finding>) {
         if looks_like_key && key_trimmed.len() != key.len() && trimmed.len() == text.len() {
             out.push(
                 Finding::error(
+                    Code::RuleUnreadLine,
                     place,
                     format!("`{key_trimmed} :` is not read: no space is allowed before the colon"),
                 )
@@ -402,6 +422,7 @@ fn lint_ignored_line(text: &str, place: Place, out: &mut Vec<Finding>) {
         if looks_like_key && trimmed.len() != text.len() {
             out.push(
                 Finding::warning(
+                    Code::RuleUnreadLine,
                     place,
                     format!(
                         "The indented line `{}` is not read: keys start at the beginning of a line",
@@ -416,6 +437,7 @@ fn lint_ignored_line(text: &str, place: Place, out: &mut Vec<Finding>) {
     if trimmed.starts_with('-') {
         out.push(
             Finding::warning(
+                Code::RuleUnreadLine,
                 place,
                 "This list item is not read: it does not follow an empty `key:` line",
             )
@@ -424,6 +446,7 @@ fn lint_ignored_line(text: &str, place: Place, out: &mut Vec<Finding>) {
         return;
     }
     out.push(Finding::warning(
+        Code::RuleUnreadLine,
         place,
         format!(
             "`{}` is not a `key: value` line and is not read",
@@ -450,6 +473,7 @@ fn lint_unknown_key(field: &Field, known_keys: &[&str], place: Place, out: &mut 
     {
         out.push(
             Finding::error(
+                Code::RuleKeyCase,
                 place,
                 format!(
                     "`{}` is not `{known}`: keys are case-sensitive, so this field is ignored",
@@ -464,6 +488,7 @@ fn lint_unknown_key(field: &Field, known_keys: &[&str], place: Place, out: &mut 
     {
         out.push(
             Finding::warning(
+                Code::RuleUnknownKey,
                 place,
                 format!(
                     "Unknown key `{}`; it is kept but nothing reads it",
@@ -474,6 +499,7 @@ fn lint_unknown_key(field: &Field, known_keys: &[&str], place: Place, out: &mut 
         );
     } else {
         out.push(Finding::warning(
+            Code::RuleUnknownKey,
             place,
             format!(
                 "Unknown key `{}`; it is kept but nothing reads it",
@@ -508,12 +534,13 @@ fn lint_always_apply(field: &Field, place: Place, out: &mut Vec<Finding>) {
     }
     if is_quoted(value) && matches!(unquoted(value).to_lowercase().as_str(), "true" | "false") {
         out.push(
-            Finding::error(place, format!("alwaysApply is {value} with quotes, which reads as false: values are taken as written"))
+            Finding::error(Code::RuleQuoted, place, format!("alwaysApply is {value} with quotes, which reads as false: values are taken as written"))
                 .with_hint(format!("write `alwaysApply: {}`", unquoted(value).to_lowercase())),
         );
     } else {
         out.push(
             Finding::error(
+                Code::RuleAlwaysApply,
                 place,
                 format!("alwaysApply is `{value}`, which reads as false: only `true` turns it on"),
             )
@@ -536,7 +563,7 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
                     ),
                 };
                 out.push(
-                    Finding::error(place(), format!("`{line}` is split at the comma inside its braces, so none of its parts match"))
+                    Finding::error(Code::RuleSplitBraces, place(), format!("`{line}` is split at the comma inside its braces, so none of its parts match"))
                         .with_hint(hint)
                         .with_span(value_span(field, text.trim())),
                 );
@@ -544,7 +571,7 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
             }
         }
         FieldValue::List(_) if field.key == "globs" => out.push(
-            Finding::warning(place(), "Cursor reads `globs` as one comma-separated line and may not read this list; Rule Fairy does")
+            Finding::warning(Code::RuleGlobList, place(), "Cursor reads `globs` as one comma-separated line and may not read this list; Rule Fairy does")
                 .with_hint(format!("for Cursor, write `globs: {}`", field.value.items().join(", ")))
                 .with_span(key_span(field)),
         ),
@@ -576,6 +603,7 @@ fn lint_glob(
         {
             out.push(
                 Finding::error(
+                    Code::RuleQuoted,
                     place(),
                     format!("The glob {item} keeps its quotes, so it matches no path"),
                 )
@@ -591,23 +619,25 @@ fn lint_glob(
                 }
                 _ => "close every `[` with `]`, and write ranges low to high, like `[a-z]`",
             };
-            out.push(Finding::error(place(), e.message()).with_hint(hint));
+            out.push(Finding::error(Code::RuleInvalidGlob, place(), e.message()).with_hint(hint));
             return;
         }
         if pattern.starts_with('!') {
             out.push(Finding::warning(
+                Code::RuleLiteralGlob,
                 place(),
                 format!("`{pattern}` is not a negation: `!` is an ordinary character in globs"),
             ));
         }
         if !from_sequence && pattern.contains(['{', '}']) {
             out.push(
-                Finding::warning(place(), format!("The braces in `{pattern}` are literal characters in a comma-separated line"))
+                Finding::warning(Code::RuleLiteralGlob, place(), format!("The braces in `{pattern}` are literal characters in a comma-separated line"))
                     .with_hint(format!("write the alternatives out, or use a list: `{}: [\"{pattern}\"]`", field.key)),
             );
         }
         if pattern.contains("[^") || pattern.contains("[!") {
             out.push(Finding::warning(
+                Code::RuleLiteralGlob,
                 place(),
                 format!(
                     "`{pattern}` has no negated class: `^` and `!` inside brackets are literal"
@@ -622,6 +652,7 @@ fn lint_terms(field: &Field, place: Place, out: &mut Vec<Finding>) {
         if is_quoted(&term) || term.starts_with(['"', '\'']) || term.ends_with(['"', '\'']) {
             out.push(
                 Finding::error(
+                    Code::RuleQuoted,
                     place.clone(),
                     format!(
                         "The term {term} keeps its quotes, so a prompt must contain the quotes too"

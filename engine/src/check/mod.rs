@@ -13,11 +13,14 @@ use crate::base::finding::{Finding, Severity};
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::check::lint::lint_rule;
+use crate::check::rule_tests::untested_rules;
 use crate::config::{Config, RulesSource};
+use crate::matching::project::Project;
 use crate::render::imports::check_imports;
 use crate::rules::discovery::{java_order, scan_rule_files, RuleSet};
 
-/// What [`check_project`] found: the counts and every finding.
+/// What [`check_project`] found: the counts, every finding, and the rules
+/// no rule test names.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Report {
@@ -29,6 +32,12 @@ pub struct Report {
     pub warnings: usize,
     /// Sorted by file, then line.
     pub findings: Vec<Finding>,
+    /// The rules no readable rule test names, in name order (a note,
+    /// not a finding: a rule without a test still works); none when the
+    /// rules do not load as a project (duplicate names), which a finding
+    /// already tells.
+    #[serde(rename = "untestedRules")]
+    pub untested: Vec<String>,
 }
 
 impl Report {
@@ -49,7 +58,7 @@ pub fn check_project(fs: &dyn FileSource, root: &str) -> Report {
 pub fn check_project_with(fs: &dyn FileSource, root: &str, files: Option<&[String]>) -> Report {
     let mut findings = Vec::new();
     let config_place = Place::file(paths::join(root, crate::config::CONFIG_FILE));
-    let source = match Config::load(fs, root) {
+    let loaded = match Config::load(fs, root) {
         Ok(config) => {
             findings.extend(
                 config
@@ -57,18 +66,28 @@ pub fn check_project_with(fs: &dyn FileSource, root: &str, files: Option<&[Strin
                     .iter()
                     .map(|e| Finding::from_error(e, &config_place)),
             );
-            config.rules_source(root).ok()
+            config
+                .rules_source(root)
+                .ok()
+                .map(|source| (config, source))
         }
         Err(e) => {
             findings.push(Finding::from_error(&e, &config_place));
             None
         }
     };
-    let mut rule_count = 0;
-    if let Some(source) = source {
-        rule_count = check_rules(fs, &source, files, &mut findings);
+    let (mut rule_count, mut untested) = (0, Vec::new());
+    if let Some((config, source)) = loaded {
+        let (set, loads) = check_rules(fs, &source, files, &mut findings);
+        rule_count = set.rules.len();
         if rule_count == 0 && !findings.iter().any(|f| f.severity == Severity::Error) {
             findings.push(nearby::nothing_found(fs, &source));
+        }
+        // The rules just read are the project `rule-fairy test` loads:
+        // the untested ones come from them, not from a second load.
+        if loads {
+            let project = Project::from_rules(root, config, source, set);
+            untested = untested_rules(fs, &project);
         }
     }
     findings.sort_by(|a, b| {
@@ -85,16 +104,20 @@ pub fn check_project_with(fs: &dyn FileSource, root: &str, files: Option<&[Strin
         errors,
         warnings: findings.len() - errors,
         findings,
+        untested,
     }
 }
 
+/// Lints every rule of `source` into `findings`: the rules read, and
+/// whether they load as a project does (no duplicate names).
 fn check_rules(
     fs: &dyn FileSource,
     source: &RulesSource,
     files: Option<&[String]>,
     findings: &mut Vec<Finding>,
-) -> usize {
+) -> (RuleSet, bool) {
     let (listing, duplicates) = scan_rule_files(fs, source);
+    let loads = duplicates.is_none();
     if let Some(error) = duplicates {
         findings.push(
             Finding::from_error(&error, &Place::file(&source.root)).with_hint(
@@ -122,7 +145,7 @@ fn check_rules(
             .collect();
         findings.extend(reach);
     }
-    set.rules.len()
+    (set, loads)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! host's folder not switched on, files with another extension).
 
 use crate::base::error::Place;
-use crate::base::finding::Finding;
+use crate::base::finding::{Code, Finding};
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::config::formats::LAYOUTS;
@@ -74,6 +74,7 @@ pub(crate) fn nothing_found(fs: &dyn FileSource, source: &RulesSource) -> Findin
         }
     }
     let finding = Finding::warning(
+        Code::RuleNothingFound,
         Place::file(&source.root),
         format!("no rule found: looked in {}", looked.join(", ")),
     );

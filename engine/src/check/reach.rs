@@ -3,7 +3,7 @@
 //! the book's commands chapter).
 
 use crate::base::error::Place;
-use crate::base::finding::Finding;
+use crate::base::finding::{Code, Finding};
 use crate::matching::index::RuleIndex;
 use crate::rules::rule::Rule;
 
@@ -16,6 +16,7 @@ pub(crate) fn unmatched_globs(rules: &[Rule], files: &[String]) -> Vec<Finding> 
         .into_iter()
         .map(|(file, line, glob)| {
             Finding::warning(
+                Code::RuleGlobMatchesNothing,
                 Place::line(file, line),
                 format!("glob {glob} matches no file in the project"),
             )

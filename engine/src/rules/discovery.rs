@@ -9,7 +9,7 @@ use std::io;
 
 use crate::base::contain::Containment;
 use crate::base::error::{Error, ErrorKind, Place, Result};
-use crate::base::finding::Finding;
+use crate::base::finding::{Code, Finding};
 use crate::base::fs::{FileSource, Kind};
 use crate::base::paths;
 use crate::config::formats::{self, Format};
@@ -130,6 +130,7 @@ const FOLDER_RULE: &str = "RULE.md";
 
 fn folder_rule_is_a_directory(path: &str) -> Finding {
     Finding::warning(
+        Code::RuleUnreadable,
         Place::file(path),
         "RULE.md is a directory, not a file, so it is not read as a rule",
     )
@@ -295,6 +296,7 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
         match meta {
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
             Err(e) => listing.findings.push(Finding::error(
+                Code::RuleUnreadable,
                 Place::file(&walk.dir),
                 format!("Cannot read the rules directory: {e}"),
             )),
@@ -314,6 +316,7 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             Ok(_) if walk.may_be_file && walk.suffixes.is_empty() => {}
             Ok(meta) if meta.kind != Kind::Dir => listing.findings.push(
                 Finding::error(
+                    Code::RuleUnreadable,
                     Place::file(&walk.dir),
                     "The rules directory is not a directory, so no rule in it can be read",
                 )
@@ -404,6 +407,7 @@ fn nested_walks<'a>(
         Ok(listing) => nested::folders_in_listing(&listing, folders),
         Err(e) => {
             findings.push(Finding::warning(
+                Code::RuleUnreadable,
                 Place::file(root),
                 format!("Nested rule folders were not looked for: {e}"),
             ));
@@ -467,6 +471,7 @@ impl Walker<'_, '_> {
             Ok(entries) => entries,
             Err(e) => {
                 self.findings.push(Finding::error(
+                    Code::RuleUnreadable,
                     Place::file(dir),
                     format!("Cannot list the rules directory: {e}"),
                 ));
@@ -513,7 +518,7 @@ impl Walker<'_, '_> {
                         .unwrap_or_else(|| path.clone());
                     if ancestors.contains(&real) {
                         self.findings.push(
-                            Finding::warning(Place::file(&path), "Symbolic link loop: this directory links back to one that contains it; skipped")
+                            Finding::warning(Code::RuleUnreadable, Place::file(&path), "Symbolic link loop: this directory links back to one that contains it; skipped")
                                 .with_hint("remove the link or point it outside the rules directory"),
                         );
                         continue;
@@ -551,6 +556,7 @@ impl Walker<'_, '_> {
                 // A dangling link is not a rule; a link loop is worth saying.
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => self.findings.push(Finding::warning(
+                    Code::RuleUnreadable,
                     Place::file(&path),
                     format!("Skipped: {e}"),
                 )),

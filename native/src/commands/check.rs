@@ -2,9 +2,8 @@
 
 use std::process::ExitCode;
 
-use rule_fairy_engine::rule_tests::untested_rules;
-use rule_fairy_engine::{check_project_with, Report};
-use rule_fairy_engine::{Project, Severity};
+use rule_fairy_engine::Severity;
+use rule_fairy_engine::{check_project_with, Code, Report};
 
 use crate::diagnostics::{self, Diagnostic, Format, Level, Note, RuleInfo};
 use crate::location::{display_path, project_root};
@@ -14,7 +13,6 @@ use crate::CheckArgs;
 pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
     let report = report(&root);
-    let untested = untested(&root);
     // The gate's rules, listed with their languages and test coverage; a
     // gate that cannot load fails the check.
     #[cfg(feature = "gate")]
@@ -27,16 +25,16 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
         if let Some(listing) = &gate.json {
             value["gate"] = listing.clone();
         }
-        if !untested.is_empty() {
-            value["untestedRules"] = serde_json::json!(untested);
-        }
         crate::output::print_line(&value.to_string())?;
     } else {
         let diagnostics: Vec<Diagnostic> = report.findings.iter().map(diagnostic).collect();
-        let rules = [RuleInfo {
-            id: CHECK_RULE.to_string(),
-            description: "rule-fairy check: the configuration and every rule".to_string(),
-        }];
+        let rules: Vec<RuleInfo> = Code::ALL
+            .iter()
+            .map(|code| RuleInfo {
+                id: code.name().to_string(),
+                description: code.description().to_string(),
+            })
+            .collect();
         let colored = args.output.colored();
         let mut text = diagnostics::render(
             format,
@@ -47,7 +45,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<ExitCode, String> {
         );
         if matches!(format, Format::Human | Format::Short) {
             text.push_str(&summary(&report));
-            text.push_str(&untested_note(&untested));
+            text.push_str(&untested_note(&report.untested));
             text.push_str(&gate.text);
         }
         crate::output::print(&text)?;
@@ -70,19 +68,13 @@ pub(crate) fn report(root: &str) -> Report {
     report
 }
 
-/// The rules no rule test names (`rule-fairy test`); none when the
-/// project does not load, which the report already tells.
-fn untested(root: &str) -> Vec<String> {
-    Project::load(&StdFs, root)
-        .map_or_else(|_| Vec::new(), |project| untested_rules(&StdFs, &project))
-}
-
 /// A note, never an error: a rule without a test still works.
 fn untested_note(untested: &[String]) -> String {
     match untested.len() {
         0 => String::new(),
         n => format!(
-            "note: {n} rule{} no test: {}\n  fix: `rule-fairy test --new RULE` writes a starter test\n",
+            "note[{}]: {n} rule{} no test: {}\n  fix: `rule-fairy test --new RULE` writes a starter test\n",
+            Code::TestMissing.name(),
             if n == 1 { " has" } else { "s have" },
             untested.join(", ")
         ),
@@ -131,10 +123,6 @@ pub(crate) struct GateListing {
     pub error: bool,
 }
 
-/// The rule every `check` finding is reported under, in GitHub's titles
-/// and SARIF's rules.
-const CHECK_RULE: &str = "check";
-
 fn diagnostic(finding: &rule_fairy_engine::Finding) -> Diagnostic {
     let line = finding.place.line;
     Diagnostic {
@@ -142,7 +130,7 @@ fn diagnostic(finding: &rule_fairy_engine::Finding) -> Diagnostic {
             Severity::Error => Level::Error,
             Severity::Warning => Level::Warning,
         },
-        rule: CHECK_RULE.to_string(),
+        rule: finding.code.name().to_string(),
         file: finding.place.file.clone(),
         line,
         span: finding

@@ -20,11 +20,10 @@ fn command(d: &Diagnostic) -> String {
         if let Some(span) = d.span {
             properties.push(format!("col={}", span.column));
             properties.push(format!("endLine={}", span.end_line));
-            // GitHub's end column is the last character's, not the one past it.
-            properties.push(format!(
-                "endColumn={}",
-                span.end_column.saturating_sub(1).max(span.column)
-            ));
+            // GitHub's docs leave open whether the end column is inside
+            // the span; the runner is found to end it before that column,
+            // as SARIF and ruff's GitHub format do: one past the last.
+            properties.push(format!("endColumn={}", span.end_column));
         }
     }
     properties.push(format!("title={}", property(&d.rule)));
@@ -70,7 +69,7 @@ mod tests {
         };
         assert_eq!(
             render(&[d]),
-            "::error file=src/a%2Cb%3Ac.ts,line=3,col=5,endLine=3,endColumn=8,title=no-eval::100%25 bad%0D%0Areally%0A%0APR #1\n"
+            "::error file=src/a%2Cb%3Ac.ts,line=3,col=5,endLine=3,endColumn=9,title=no-eval::100%25 bad%0D%0Areally%0A%0APR #1\n"
         );
     }
 
@@ -78,7 +77,7 @@ mod tests {
     fn a_whole_file_finding_has_no_line() {
         let d = Diagnostic {
             level: Level::Note,
-            rule: "check".into(),
+            rule: "config/syntax".into(),
             file: "rule-fairy.edn".into(),
             line: None,
             span: None,
@@ -87,7 +86,7 @@ mod tests {
         };
         assert_eq!(
             render(&[d]),
-            "::notice file=rule-fairy.edn,title=check::m\n"
+            "::notice file=rule-fairy.edn,title=config/syntax::m\n"
         );
     }
 }

@@ -65,10 +65,7 @@ fn one(d: &Diagnostic, sources: &mut Sources, renderer: &Renderer) -> String {
         Level::Warning => SnippetLevel::WARNING,
         Level::Note => SnippetLevel::NOTE,
     };
-    let mut title = level.primary_title(d.message.as_str());
-    if d.rule != "check" {
-        title = title.id(d.rule.as_str());
-    }
+    let title = level.primary_title(d.message.as_str()).id(d.rule.as_str());
     let frame = d.line.and_then(|line| {
         sources
             .text(&d.file)

@@ -72,9 +72,11 @@ fn finish(result: Result<String, String>) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        // A review that cannot be made (a usage error, a git failure)
+        // could not run: exit 2, by the one policy (docs/commands.md).
         Err(message) => {
             crate::output::warn(format_args!("Error: {message}"));
-            ExitCode::FAILURE
+            ExitCode::from(crate::CANNOT_RUN)
         }
     }
 }

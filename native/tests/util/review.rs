@@ -36,10 +36,11 @@ impl Review for Project {
     }
 }
 
-/// Asserts a failure: exit 1 and `Error: ` followed by text holding `message`.
+/// Asserts a failure: exit 2 and `Error: ` followed by text holding `message`.
 pub(crate) fn assert_fails(out: &Output, message: &str) {
     let err = stderr(out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    // A review that cannot be made could not run: exit 2 (the policy).
+    assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.starts_with("Error: "), "{err}");
     assert!(err.contains(message), "expected {message:?} in {err}");
     assert!(out.stdout.is_empty(), "{}", stdout(out));

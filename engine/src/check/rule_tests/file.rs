@@ -58,6 +58,9 @@ pub struct TestEvent {
     pub line: usize,
     /// The event as a host would report it.
     pub event: Event,
+    /// A shell event's command as the test names it, for its report:
+    /// the hooks judge only the paths it changed (behaviour §5.4).
+    pub shell: Option<String>,
     /// The facts the event sets; the others are unknown (the project's
     /// tags are added when it is judged).
     pub facts: Facts,
@@ -76,13 +79,16 @@ struct TestYaml {
     silent: Vec<Spanned<EventYaml>>,
 }
 
-/// An event as written: one of `prompt`, `paths` or `read`, and facts.
+/// An event as written: one of `prompt`, `paths`, `read` or `shell` (with
+/// the paths it `changed`), and facts.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EventYaml {
     prompt: Option<String>,
     paths: Option<Vec<String>>,
     read: Option<String>,
+    shell: Option<String>,
+    changed: Option<Vec<String>>,
     command: Option<String>,
     os: Option<String>,
     ci: Option<bool>,
@@ -242,23 +248,44 @@ fn test_event(written: EventYaml, line: usize) -> Result<TestEvent, String> {
         written.prompt.is_some(),
         written.paths.is_some(),
         written.read.is_some(),
+        written.shell.is_some(),
     ];
-    let event = match (written.prompt, written.paths, written.read) {
-        _ if kinds.iter().filter(|k| **k).count() > 1 => {
-            return Err(
-                "an event has one of `prompt`, `paths` or `read`, not several: write one event for each"
-                    .to_string(),
-            )
-        }
-        (Some(prompt), None, None) => Event::prompt(prompt),
-        (None, Some(paths), None) if paths.iter().all(|p| p.trim().is_empty()) => {
+    if kinds.iter().filter(|k| **k).count() > 1 {
+        return Err(
+            "an event has one of `prompt`, `paths`, `read` or `shell`, not several: write one event for each"
+                .to_string(),
+        );
+    }
+    if written.changed.is_some() && written.shell.is_none() {
+        return Err(
+            "`changed` belongs to a shell event: name its command with `shell`".to_string(),
+        );
+    }
+    let blank = |paths: &[String]| paths.iter().all(|p| p.trim().is_empty());
+    let shell = written.shell.clone();
+    let event = match (written.prompt, written.paths, written.read, written.shell) {
+        (Some(prompt), ..) => Event::prompt(prompt),
+        (_, Some(paths), ..) if blank(&paths) => {
             return Err("`paths` is empty: name the edited paths".to_string())
         }
-        (None, Some(paths), None) => Event::edit(&paths),
-        (None, None, Some(read)) => Event::read(&[read]),
+        (_, Some(paths), ..) => Event::edit(&paths),
+        (_, _, Some(read), _) => Event::read(&[read]),
+        (.., Some(command)) if command.trim().is_empty() => {
+            return Err("`shell` is empty: name the command that ran".to_string())
+        }
+        (.., Some(_)) => match written.changed {
+            Some(changed) if !blank(&changed) => Event::shell(&changed),
+            _ => {
+                return Err(
+                    "a shell event needs the paths the command `changed`: write `changed: [<path>, ...]`"
+                        .to_string(),
+                )
+            }
+        },
         _ => {
             return Err(
-                "an event needs a `prompt`, edited `paths` or a `read` path".to_string(),
+                "an event needs a `prompt`, edited `paths`, a `read` path or a `shell` command with the paths it `changed`"
+                    .to_string(),
             )
         }
     };
@@ -268,7 +295,7 @@ fn test_event(written: EventYaml, line: usize) -> Result<TestEvent, String> {
         let path = paths::normalize_for_match(&path);
         if !matched.contains(&path) {
             return Err(format!(
-                "`files` names {path}, which is not among the event's `paths`"
+                "`files` names {path}, which is not among the event's `paths` or `changed`"
             ));
         }
         files.insert(path, content);
@@ -286,19 +313,36 @@ fn test_event(written: EventYaml, line: usize) -> Result<TestEvent, String> {
     Ok(TestEvent {
         line,
         event,
+        shell,
         facts,
         files,
     })
 }
 
 /// An event in a few words, for a report: `prompt "add a route"`,
-/// `edit src/a.ts`, `read docs/x.md`.
+/// `edit src/a.ts`, `read docs/x.md`, `shell change src/gen/a.ts`.
 pub fn describe_event(event: &Event) -> String {
     match event {
         Event::Prompt { text } => format!("prompt {}", quoted(text)),
-        Event::Edit { paths } | Event::Shell { paths } => format!("edit {}", paths.join(", ")),
+        Event::Edit { paths } => format!("edit {}", paths.join(", ")),
+        Event::Shell { .. } => format!("shell change {}", event.matched_paths().join(", ")),
         Event::Read { paths } => format!("read {}", paths.join(", ")),
         Event::SessionStart { .. } => "session start".to_string(),
+    }
+}
+
+impl TestEvent {
+    /// The event in a few words, a shell event with its command:
+    /// `shell "npm run codegen" changed src/gen/a.ts`.
+    pub fn describe(&self) -> String {
+        match (&self.event, &self.shell) {
+            (Event::Shell { .. }, Some(command)) => format!(
+                "shell {} changed {}",
+                quoted(command),
+                self.event.matched_paths().join(", ")
+            ),
+            (event, _) => describe_event(event),
+        }
     }
 }
 
@@ -390,6 +434,31 @@ mod tests {
                 "`files` names b",
             ),
             ("- just\n- a list\n", 1, "not a rule test"),
+            (
+                "rule: a.mdc\nfires:\n  - shell: npm run gen\n",
+                3,
+                "needs the paths the command `changed`",
+            ),
+            (
+                "rule: a.mdc\nfires:\n  - shell: npm run gen\n    changed: []\n",
+                3,
+                "needs the paths the command `changed`",
+            ),
+            (
+                "rule: a.mdc\nfires:\n  - changed: [a]\n",
+                3,
+                "name its command with `shell`",
+            ),
+            (
+                "rule: a.mdc\nfires:\n  - shell: \"  \"\n    changed: [a]\n",
+                3,
+                "`shell` is empty",
+            ),
+            (
+                "rule: a.mdc\nfires:\n  - shell: x\n    changed: [a]\n    paths: [b]\n",
+                3,
+                "not several",
+            ),
             ("# nothing\n", 1, "holds no test"),
             (
                 "rule: a.mdc\nfires: [{prompt: x}]\nsilent: {prompt: y}\n",
@@ -419,6 +488,25 @@ mod tests {
         assert_eq!(read.problems.len(), 1);
         assert_eq!(read.problems[0].place, Place::line(FILE, 3 + MAX_EVENTS));
         assert!(read.problems[0].message.contains("more than 10000 events"));
+    }
+
+    #[test]
+    fn a_shell_event_is_the_change_the_hooks_see() {
+        let read = read_test_file(
+            FILE,
+            "rule: gen.mdc\nfires:\n  - shell: npm run codegen\n    changed: [src/gen/b.ts, ./src/gen/a.ts]\n    files:\n      src/gen/a.ts: generated\n",
+        );
+        assert_eq!(read.problems, vec![]);
+        let event = &read.tests[0].fires[0];
+        assert_eq!(
+            event.event,
+            Event::shell(&["src/gen/b.ts", "./src/gen/a.ts"])
+        );
+        assert_eq!(event.files["src/gen/a.ts"], "generated");
+        assert_eq!(
+            event.describe(),
+            "shell \"npm run codegen\" changed src/gen/a.ts, src/gen/b.ts"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::base::error::Place;
 use crate::base::fs::FileSource;
-use crate::check::rule_tests::file::{describe_event, RuleTest, TestEvent, TestProblem};
+use crate::check::rule_tests::file::{RuleTest, TestEvent, TestProblem};
 use crate::delivery::selection::read_contents;
 use crate::matching::describe::{describe, describe_check, describe_condition, describe_no_rule};
 use crate::matching::event::{Event, Query};
@@ -14,7 +14,7 @@ use crate::matching::explain::explain;
 use crate::matching::facts::Facts;
 use crate::matching::find_rule::find_rule;
 use crate::matching::project::Project;
-use crate::matching::why_not::why_not;
+use crate::matching::why_not::{why_not, Check};
 
 /// One event whose verdict was not the test's.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -81,20 +81,13 @@ pub(crate) fn judge(
         let query = Query::new(&event.event, &facts).with_contents(contents.as_deref());
         let explanation = explain(&project.index, &query);
         let fired = explanation.rules.into_iter().find(|rule| rule.name == name);
-        let words = || describe_event(&event.event);
+        let words = || event.describe();
         match (fires, fired) {
             (true, None) => failures.push(Failure::Missing {
                 line: event.line,
                 event: words(),
                 why: why_not(project, &query, &name, None)
-                    .map(|answer| {
-                        answer
-                            .checks
-                            .iter()
-                            .filter(|check| !check.held())
-                            .map(describe_check)
-                            .collect()
-                    })
+                    .map(|answer| missing_why(&answer.checks, &event.event))
                     .unwrap_or_default(),
             }),
             (false, Some(rule)) => failures.push(Failure::Noisy {
@@ -117,6 +110,37 @@ pub(crate) fn judge(
         passed: failures.is_empty(),
         failures,
     })
+}
+
+/// Why a `fires` event did not select its rule: each condition that did
+/// not hold and could have for this kind of event (keywords are not
+/// listed at an edit, nor globs at a prompt); when none could, so.
+fn missing_why(checks: &[Check], event: &Event) -> Vec<String> {
+    let declared = !checks.is_empty();
+    let why: Vec<String> = checks
+        .iter()
+        .filter(|check| !check.held() && could_hold(check))
+        .map(describe_check)
+        .collect();
+    if why.is_empty() && declared {
+        return vec![format!(
+            "no condition of the rule can hold at a {} event",
+            event.kind().name()
+        )];
+    }
+    why
+}
+
+/// Whether a condition is judged at all at the event it was judged for:
+/// a prompt's conditions at a path event are not, nor a path's at a prompt.
+fn could_hold(check: &Check) -> bool {
+    match check {
+        Check::AlwaysApply { at_prompt, .. } | Check::Keywords { at_prompt, .. } => *at_prompt,
+        Check::Glob { path, error, .. } | Check::FileContains { path, error, .. } => {
+            path.is_some() || error.is_some()
+        }
+        Check::Read { .. } | Check::Fact(_) => true,
+    }
 }
 
 /// Whether `event` selects the rule named `name`: the judgement of a
@@ -152,7 +176,10 @@ fn contents(
     project: &Project,
     event: &TestEvent,
 ) -> Option<Vec<Option<String>>> {
-    if !matches!(event.event, Event::Edit { .. }) || !project.index.needs_contents() {
+    // The hooks read an edit's and a shell change's files alike.
+    if !matches!(event.event, Event::Edit { .. } | Event::Shell { .. })
+        || !project.index.needs_contents()
+    {
         return None;
     }
     let paths = event.event.matched_paths();

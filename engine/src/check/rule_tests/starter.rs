@@ -117,6 +117,7 @@ impl Candidate {
         TestEvent {
             line: 0,
             event: self.event(),
+            shell: None,
             facts: facts.clone(),
             files: BTreeMap::new(),
         }
@@ -167,9 +168,13 @@ pub(crate) fn event_test(rule: &str, event: &Event, facts: &Facts, fires: bool) 
     };
     let item = match event {
         Event::Prompt { text } => format!("  - prompt: {}\n", yaml_string(text)),
-        Event::Edit { paths } | Event::Shell { paths } => {
-            format!("  - paths: {}\n", listed(paths))
-        }
+        Event::Edit { paths } => format!("  - paths: {}\n", listed(paths)),
+        // The hooks judge a shell change by its paths alone; the command
+        // is for the reader, who knows it better than the event does.
+        Event::Shell { paths } => format!(
+            "  - shell: \"a shell command\"  # name the command that changed them\n    changed: {}\n",
+            listed(paths)
+        ),
         // A test's read is one path.
         Event::Read { paths } => format!(
             "  - read: {}\n",

@@ -49,6 +49,7 @@ mod tests {
     #[test]
     fn entries() {
         let finding = Finding::error(
+            crate::base::finding::Code::RuleUnreadable,
             Place::line("/p/.cursor/rules/bad.mdc", 3),
             "Rule file is not UTF-8",
         );
