@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use rule_fairy_engine::freshness::{self, FileTime, Observation, Seen, Stamp};
-use rule_fairy_engine::{Config, FileSource, Finding, Kind, Metadata, Place, Project, Rule};
+use rule_fairy_engine::{Code, Config, FileSource, Finding, Kind, Metadata, Place, Project, Rule};
 use rule_fairy_engine::{Severity, Span};
 use serde::{Deserialize, Serialize};
 
@@ -71,6 +71,7 @@ struct Cached {
 #[derive(Serialize, Deserialize)]
 struct CachedFinding {
     error: bool,
+    code: Code,
     file: String,
     line: Option<usize>,
     span: Option<(usize, usize)>,
@@ -82,6 +83,7 @@ impl CachedFinding {
     fn of(finding: &Finding) -> Self {
         CachedFinding {
             error: finding.severity == Severity::Error,
+            code: finding.code,
             file: finding.place.file.clone(),
             line: finding.place.line,
             span: finding.span.map(|s| (s.column, s.end_column)),
@@ -96,8 +98,8 @@ impl CachedFinding {
             None => Place::file(&self.file),
         };
         let finding = match self.error {
-            true => Finding::error(place, self.message),
-            false => Finding::warning(place, self.message),
+            true => Finding::error(self.code, place, self.message),
+            false => Finding::warning(self.code, place, self.message),
         };
         let finding = finding.with_span(
             self.span

@@ -2,7 +2,7 @@
 //! each with a place, a message and, where we can say it, what to write
 //! instead.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::base::error::{Error, ErrorKind, Place};
 
@@ -15,7 +15,7 @@ macro_rules! codes {
         /// (`rule/invalid-glob`): SARIF's `ruleId`, the title of a GitHub
         /// annotation, `code` in JSON. Names never change meaning; a new
         /// kind of finding gets a new name.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
         #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
         pub enum Code {
             $(
