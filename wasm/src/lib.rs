@@ -219,8 +219,15 @@ impl Workspace {
     /// The paths to ask Claude Code to watch (`watchPaths` at session
     /// start), each with everything below it.
     #[wasm_bindgen(js_name = watchPaths)]
-    pub fn watch_paths(&self) -> Vec<String> {
+    pub fn watch_paths(&mut self) -> Vec<String> {
         self.inner.watch_paths()
+    }
+
+    /// Whether the document at `path`, checked before, need not be
+    /// stat'ed again for this event: nothing below the watch changed.
+    #[wasm_bindgen(js_name = documentUnchanged)]
+    pub fn document_unchanged(&self, path: &str) -> bool {
+        self.inner.document_unchanged(path)
     }
 
     /// Claude Code began watching the `watchPaths`.

@@ -22,14 +22,20 @@ pub(crate) struct Watch {
     began: Option<i64>,
     /// When the last full refresh that ran through began.
     last_full: Option<i64>,
+    /// The paths Claude Code watches, each with everything below it.
+    watched: Vec<String>,
+    /// The last refresh was skipped: nothing changed below the watched
+    /// paths, documents included, since the last full one.
+    skipped: bool,
 }
 
 impl Watch {
     /// Claude Code began watching: the next refresh is full, so what
     /// changed before the watch began is seen.
-    pub(crate) fn started(&mut self) {
+    pub(crate) fn started(&mut self, watched: Vec<String>) {
         self.on = true;
         self.stale = true;
+        self.watched = watched;
     }
 
     /// Claude Code reported a change below a watched path.
@@ -44,6 +50,23 @@ impl Watch {
             .last_full
             .is_some_and(|last| (0..FULL_REFRESH_MS).contains(&(now - last)));
         self.on && !self.stale && !wrote && fresh
+    }
+
+    /// Whether this event's refresh was skipped, as [`may_skip`](Self::may_skip) said.
+    pub(crate) fn skipped(&mut self, skipped: bool) {
+        self.skipped = skipped;
+    }
+
+    /// Whether `path`, seen before, cannot have changed since: this
+    /// event's refresh was skipped and the watch covers the path.
+    pub(crate) fn unchanged(&self, path: &str) -> bool {
+        self.skipped
+            && self.watched.iter().any(|outer| {
+                path == outer
+                    || path
+                        .strip_prefix(outer.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
     }
 
     /// A full refresh begins at `now`: changes reported from here on make
@@ -85,7 +108,7 @@ mod tests {
     fn nothing_is_skipped_before_the_watch_and_its_first_full_refresh() {
         let mut watch = Watch::default();
         assert!(!watch.may_skip(0, false));
-        watch.started();
+        watch.started(Vec::new());
         assert!(!watch.may_skip(0, false));
         watch.begin(10);
         watch.finished();
@@ -95,7 +118,7 @@ mod tests {
     #[test]
     fn a_change_reported_during_a_refresh_makes_the_next_one_full() {
         let mut watch = Watch::default();
-        watch.started();
+        watch.started(Vec::new());
         watch.begin(10);
         watch.changed();
         watch.finished();
@@ -105,7 +128,7 @@ mod tests {
     #[test]
     fn a_missed_change_is_seen_within_the_bound_and_writes_always_refresh() {
         let mut watch = Watch::default();
-        watch.started();
+        watch.started(Vec::new());
         watch.begin(1_000);
         watch.finished();
         assert!(!watch.may_skip(1_500, true));
@@ -113,6 +136,19 @@ mod tests {
         assert!(!watch.may_skip(1_000 + FULL_REFRESH_MS, false));
         // A clock that went back trusts nothing.
         assert!(!watch.may_skip(999, false));
+    }
+
+    #[test]
+    fn a_document_is_unchanged_only_below_a_watched_path_and_after_a_skip() {
+        let mut watch = Watch::default();
+        watch.started(vec!["/p/docs".to_string()]);
+        watch.skipped(false);
+        assert!(!watch.unchanged("/p/docs/a.md"));
+        watch.skipped(true);
+        assert!(watch.unchanged("/p/docs/a.md"));
+        assert!(watch.unchanged("/p/docs"));
+        assert!(!watch.unchanged("/p/docsx/a.md"));
+        assert!(!watch.unchanged("/p/README.md"));
     }
 
     #[test]

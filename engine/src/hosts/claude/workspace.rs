@@ -279,7 +279,9 @@ impl ClaudeWorkspace {
     /// §5.2.3): then nothing is asked and the project stays as it is.
     pub fn start_refresh_at(&mut self, now: i64, kind: RequestKind) -> Asks {
         let wrote = matches!(kind, RequestKind::Edit | RequestKind::Shell);
-        if self.project.is_some() && self.watch.may_skip(now, wrote) {
+        let skip = self.project.is_some() && self.watch.may_skip(now, wrote);
+        self.watch.skipped(skip);
+        if skip {
             return Asks::default();
         }
         self.watch.begin(now);
@@ -287,15 +289,28 @@ impl ClaudeWorkspace {
     }
 
     /// The paths to ask Claude Code to watch: the outermost of those the
-    /// last walk listed or stat'ed (a watched directory is watched with
-    /// everything below it). Empty before the first refresh.
-    pub fn watch_paths(&self) -> Vec<String> {
-        watch::outermost(&self.answers.answered_paths())
+    /// last walk listed or stat'ed and of the documents the rules import
+    /// (a watched directory is watched with everything below it). Empty
+    /// before the first refresh.
+    pub fn watch_paths(&mut self) -> Vec<String> {
+        let mut paths = self.answers.answered_paths();
+        paths.extend(self.imported_documents().unwrap_or_default());
+        paths.sort_unstable();
+        paths.dedup();
+        watch::outermost(&paths)
     }
 
     /// Claude Code began watching [`watch_paths`](Self::watch_paths).
     pub fn watch_started(&mut self) {
-        self.watch.started();
+        let watched = self.watch_paths();
+        self.watch.started(watched);
+    }
+
+    /// Whether the document at `path`, checked before, need not be
+    /// checked again for this event: its refresh was skipped under the
+    /// watch, and the watch covers the document (behaviour §5.2.3).
+    pub fn document_unchanged(&self, path: &str) -> bool {
+        self.watch.unchanged(path)
     }
 
     /// Claude Code reported that `path`, below a watched path, changed.
