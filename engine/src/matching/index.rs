@@ -14,12 +14,13 @@ use serde::Serialize;
 
 use crate::base::error::{Error, ErrorKind, Place};
 use crate::base::paths;
+use crate::matching::candidates::{Posted, PromptCandidates};
 use crate::matching::conditions::Compiled;
 use crate::matching::content_index::ContentIndex;
 use crate::matching::facts::{command_of, Facts};
 use crate::matching::glob;
 use crate::matching::glob_index::GlobIndex;
-use crate::matching::keywords::KeywordMatcher;
+use crate::matching::keywords::{Found, KeywordMatcher};
 use crate::matching::requests::Requests;
 use crate::rules::rule::{GlobSpec, Rule};
 
@@ -220,6 +221,8 @@ pub struct RuleIndex {
     /// The entries of nested folders' always-on rules, the only rules a
     /// read can bring by path (behaviour §1.2); few, so a list.
     below_base: Vec<usize>,
+    /// The rules behind each term and fact a prompt can hold.
+    candidates: PromptCandidates,
 }
 
 impl RuleIndex {
@@ -227,12 +230,14 @@ impl RuleIndex {
     /// patterns do not stop the build; they are reported when an event
     /// reaches them.
     pub fn build(rules: &[Rule]) -> RuleIndex {
-        let keywords = KeywordMatcher::new(
+        // Every rule's terms numbered in one pass: any-of, then required.
+        let (keywords, numbers) = KeywordMatcher::numbering(
             rules
                 .iter()
                 .filter_map(|r| r.trigger.as_ref())
-                .flat_map(|t| t.any_of.iter().chain(&t.requires)),
+                .flat_map(|t| t.any_of.iter().chain(&t.requires).map(String::as_str)),
         );
+        let mut numbers = numbers.into_iter();
         let mut compiled = Vec::new();
         let mut owners = Vec::new();
         let mut entries = Vec::with_capacity(rules.len());
@@ -252,10 +257,11 @@ impl RuleIndex {
                     Err(_) => {}
                 }
             }
-            let ids = |terms: &[String]| {
-                terms
-                    .iter()
-                    .filter_map(|t| keywords.id(t))
+            let mut ids = |terms: &[String]| {
+                numbers
+                    .by_ref()
+                    .take(terms.len())
+                    .flatten()
                     .collect::<Vec<_>>()
             };
             entries.push(Entry {
@@ -282,8 +288,17 @@ impl RuleIndex {
         let below_base = (0..entries.len())
             .filter(|&at| entries[at].below_base)
             .collect();
+        let candidates = PromptCandidates::new(
+            entries.iter().map(|e| Posted {
+                always_apply: e.always_apply,
+                any_of: e.trigger.as_ref().map_or(&[], |(any_of, _)| any_of),
+                conditions: &e.conditions,
+            }),
+            keywords.len(),
+        );
         RuleIndex {
             below_base,
+            candidates,
             entries,
             globs: GlobIndex::new(compiled),
             owners,
@@ -331,15 +346,35 @@ impl RuleIndex {
 
     /// The rules a prompt selects given the session's facts, in name order:
     /// those its triggers fire, and those it mentions (behaviour §9.3).
+    /// Only the rules a found term, a fact, a mention or always-on can
+    /// fire are looked at.
     pub fn match_prompt_with(&self, prompt: &str, facts: &Facts) -> Vec<PromptMatch> {
         let found = self.keywords.scan(prompt);
         let derived = command_of(prompt);
         let command = facts.command.as_deref().or(derived.as_deref());
-        let mut mentioned = self.requests.mentioned(prompt).rules.into_iter().peekable();
-        self.entries
-            .iter()
-            .enumerate()
-            .filter_map(|(place, entry)| {
+        let mentioned = self.requests.mentioned(prompt).rules;
+        let candidates =
+            self.candidates
+                .gather(&found, facts, command, mentioned.iter().map(|(at, _)| *at));
+        self.judge_prompt(candidates, mentioned, &found, facts, command)
+    }
+
+    /// Judges the rules at `places` (ascending) at a prompt, each as
+    /// behaviour §2.4 and §9.3 say; `mentioned` (ascending) must be among
+    /// them.
+    fn judge_prompt(
+        &self,
+        places: impl IntoIterator<Item = usize>,
+        mentioned: Vec<(usize, Vec<String>)>,
+        found: &Found,
+        facts: &Facts,
+        command: Option<&str>,
+    ) -> Vec<PromptMatch> {
+        let mut mentioned = mentioned.into_iter().peekable();
+        places
+            .into_iter()
+            .filter_map(|place| {
+                let entry = &self.entries[place];
                 let mentions = match mentioned.peek() {
                     Some((at, _)) if *at == place => mentioned.next().map(|(_, m)| m),
                     _ => None,
@@ -349,7 +384,7 @@ impl RuleIndex {
                 if entry.always_apply {
                     verdict.note(true);
                 }
-                let keywords = self.prompt_terms(entry, &found);
+                let keywords = self.prompt_terms(entry, found);
                 if entry.trigger.is_some() {
                     verdict.note(keywords.is_some());
                 }
@@ -381,15 +416,27 @@ impl RuleIndex {
             .collect()
     }
 
+    /// [`RuleIndex::match_prompt_with`] judging every rule, as it did
+    /// before posting lists: what the lists must never differ from.
+    #[cfg(test)]
+    fn match_prompt_visiting_all(&self, prompt: &str, facts: &Facts) -> Vec<PromptMatch> {
+        let found = self.keywords.scan(prompt);
+        let derived = command_of(prompt);
+        let command = facts.command.as_deref().or(derived.as_deref());
+        let mentioned = self.requests.mentioned(prompt).rules;
+        self.judge_prompt(0..self.entries.len(), mentioned, &found, facts, command)
+    }
+
     /// The matched terms when the rule's prompt trigger holds.
-    fn prompt_terms(&self, entry: &Entry, found: &[bool]) -> Option<Vec<String>> {
+    fn prompt_terms(&self, entry: &Entry, found: &Found) -> Option<Vec<String>> {
         let (any_of, requires) = entry.trigger.as_ref()?;
-        let holds = requires.iter().all(|id| found[*id]) && any_of.iter().any(|id| found[*id]);
+        let holds = requires.iter().all(|id| found.contains(*id))
+            && any_of.iter().any(|id| found.contains(*id));
         holds.then(|| {
             any_of
                 .iter()
                 .chain(requires)
-                .filter(|id| found[**id])
+                .filter(|id| found.contains(**id))
                 .map(|id| self.keywords.terms()[*id].clone())
                 .collect()
         })
@@ -974,3 +1021,6 @@ mod tests {
         assert_eq!(path_names(&index, &["src/a.clj"]), vec!["seq.mdc"]);
     }
 }
+
+#[cfg(test)]
+mod selection_tests;
