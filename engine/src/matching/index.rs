@@ -9,6 +9,7 @@
 //! condition held, so a rule is delivered for the path that reached it.
 
 use std::collections::HashSet;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -32,8 +33,6 @@ struct Entry {
     globs: Vec<GlobSpec>,
     /// Term ids of the prompt trigger: (any of, all of).
     trigger: Option<(Vec<usize>, Vec<usize>)>,
-    /// Position of the first glob that does not compile, and its error.
-    first_invalid: Option<(usize, Error)>,
     conditions: Compiled,
     /// A nested folder's rule: the directory its globs are relative to.
     base: Option<String>,
@@ -210,9 +209,9 @@ pub struct PathMatches {
 #[derive(Debug, Clone)]
 pub struct RuleIndex {
     entries: Vec<Entry>,
-    globs: GlobIndex,
-    /// For each glob in the index: (entry, position among the rule's globs).
-    owners: Vec<(usize, usize)>,
+    /// The globs compiled, at the first event or question about paths: a
+    /// prompt never needs them, and they are most of the build.
+    paths: OnceLock<PathSide>,
     keywords: KeywordMatcher,
     /// Every rule's `fileContains` patterns, compiled together.
     contents: ContentIndex,
@@ -223,6 +222,54 @@ pub struct RuleIndex {
     below_base: Vec<usize>,
     /// The rules behind each term and fact a prompt can hold.
     candidates: PromptCandidates,
+    /// Whether some rule tests file content (`fileContains`).
+    needs_contents: bool,
+}
+
+/// Every rule's globs compiled and indexed.
+#[derive(Debug, Clone)]
+struct PathSide {
+    globs: GlobIndex,
+    /// For each glob in the index: (entry, position among the rule's globs).
+    owners: Vec<(usize, usize)>,
+    /// For each entry, the position of its first glob that does not
+    /// compile, and the error.
+    first_invalid: Vec<Option<(usize, Error)>>,
+    /// The entries with an invalid glob, ascending.
+    with_invalid: Vec<usize>,
+}
+
+impl PathSide {
+    fn new(entries: &[Entry]) -> PathSide {
+        let mut compiled = Vec::new();
+        let mut owners = Vec::new();
+        let mut first_invalid = Vec::with_capacity(entries.len());
+        for (index, entry) in entries.iter().enumerate() {
+            let mut first = None;
+            for (position, spec) in entry.globs.iter().enumerate() {
+                match compile_glob(spec, entry.base.as_deref()) {
+                    Ok(glob) => {
+                        compiled.push(glob);
+                        owners.push((index, position));
+                    }
+                    Err(e) if first.is_none() => {
+                        first = Some((position, e.or_at(Place::line(&entry.path, spec.line))));
+                    }
+                    Err(_) => {}
+                }
+            }
+            first_invalid.push(first);
+        }
+        let with_invalid = (0..entries.len())
+            .filter(|&at| first_invalid[at].is_some())
+            .collect();
+        PathSide {
+            globs: GlobIndex::new(compiled),
+            owners,
+            first_invalid,
+            with_invalid,
+        }
+    }
 }
 
 impl RuleIndex {
@@ -238,25 +285,9 @@ impl RuleIndex {
                 .flat_map(|t| t.any_of.iter().chain(&t.requires).map(String::as_str)),
         );
         let mut numbers = numbers.into_iter();
-        let mut compiled = Vec::new();
-        let mut owners = Vec::new();
         let mut entries = Vec::with_capacity(rules.len());
-        for (index, rule) in rules.iter().enumerate() {
-            let mut first_invalid = None;
+        for rule in rules {
             let (globs, always_apply) = scoped_globs(rule);
-            for (position, spec) in globs.iter().enumerate() {
-                match compile_glob(spec, rule.base.as_deref()) {
-                    Ok(glob) => {
-                        compiled.push(glob);
-                        owners.push((index, position));
-                    }
-                    Err(e) if first_invalid.is_none() => {
-                        first_invalid =
-                            Some((position, e.or_at(Place::line(&rule.path, spec.line))));
-                    }
-                    Err(_) => {}
-                }
-            }
             let mut ids = |terms: &[String]| {
                 numbers
                     .by_ref()
@@ -273,7 +304,6 @@ impl RuleIndex {
                     .trigger
                     .as_ref()
                     .map(|t| (ids(&t.any_of), ids(&t.requires))),
-                first_invalid,
                 conditions: Compiled::new(&rule.conditions),
                 base: rule.base.clone(),
                 below_base: rule.base.is_some() && rule.always_apply,
@@ -299,9 +329,9 @@ impl RuleIndex {
         RuleIndex {
             below_base,
             candidates,
+            needs_contents: entries.iter().any(|e| e.conditions.has_file_contains()),
             entries,
-            globs: GlobIndex::new(compiled),
-            owners,
+            paths: OnceLock::new(),
             keywords,
             contents,
             requests: Requests::new(rules),
@@ -321,9 +351,12 @@ impl RuleIndex {
     /// Whether some rule tests an edited file's content, so a path event
     /// should read the files it names.
     pub fn needs_contents(&self) -> bool {
-        self.entries
-            .iter()
-            .any(|e| e.conditions.has_file_contains())
+        self.needs_contents
+    }
+
+    /// The globs compiled, on first use.
+    fn path_side(&self) -> &PathSide {
+        self.paths.get_or_init(|| PathSide::new(&self.entries))
     }
 
     /// Every always-on or keyword-matched rule, in name order (behaviour
@@ -389,7 +422,7 @@ impl RuleIndex {
                     verdict.note(keywords.is_some());
                 }
                 // No path at a prompt: a path condition does not hold.
-                if !entry.globs.is_empty() || entry.first_invalid.is_some() {
+                if !entry.globs.is_empty() {
                     verdict.note(false);
                 }
                 if entry.conditions.has_file_contains() {
@@ -472,13 +505,15 @@ impl RuleIndex {
     /// Whether a read of `path` (project-relative) may bring a nested
     /// folder's always-on rule: one lookup in the glob set.
     pub(crate) fn read_may_reach_below_base(&self, path: &str) -> bool {
-        !self.below_base.is_empty()
-            && self
-                .globs
-                .matches(&paths::normalize_for_match(path))
-                .0
-                .into_iter()
-                .any(|id| self.entries[self.owners[id].0].below_base)
+        if self.below_base.is_empty() {
+            return false;
+        }
+        let side = self.path_side();
+        side.globs
+            .matches(&paths::normalize_for_match(path))
+            .0
+            .into_iter()
+            .any(|id| self.entries[side.owners[id].0].below_base)
     }
 
     /// The rules each path selects: paths in the order given, each path's
@@ -497,9 +532,7 @@ impl RuleIndex {
         // Each invalid glob or pattern is reported once per event; a flag per
         // rule keeps that check constant whatever the number of paths.
         let mut glob_reported = vec![false; self.entries.len()];
-        let with_invalid: Vec<usize> = (0..self.entries.len())
-            .filter(|&i| self.entries[i].first_invalid.is_some())
-            .collect();
+        let side = self.path_side();
         let mut any_path = false;
         // A path named twice selects what it selected the first time.
         let mut seen: HashSet<String> = HashSet::with_capacity(paths.len());
@@ -546,7 +579,7 @@ impl RuleIndex {
                     .enumerate()
                     .filter_map(|(i, hit)| hit.map(|_| i)),
             );
-            reached.extend_from_slice(&with_invalid);
+            reached.extend_from_slice(&side.with_invalid);
             reached.sort_unstable();
             reached.dedup();
             for index in reached {
@@ -557,7 +590,7 @@ impl RuleIndex {
                     .map(|at| first[at].1);
                 // The original tries globs in order and fails on the first
                 // invalid one it reaches before a match.
-                if let Some((invalid_at, error)) = &entry.first_invalid {
+                if let Some((invalid_at, error)) = &side.first_invalid[index] {
                     if glob_held.is_none_or(|p| p > *invalid_at) {
                         if !glob_reported[index] {
                             glob_reported[index] = true;
@@ -613,9 +646,10 @@ impl RuleIndex {
     /// declaration order).
     fn first_globs(&self, path: &str, errors: &mut Vec<Error>) -> Vec<(usize, usize)> {
         let mut first: Vec<(usize, usize)> = Vec::new();
-        let (matched, uncompiled) = self.globs.matches(path);
+        let side = self.path_side();
+        let (matched, uncompiled) = side.globs.matches(path);
         for glob_id in matched {
-            let (entry, position) = self.owners[glob_id];
+            let (entry, position) = side.owners[glob_id];
             match first.last_mut() {
                 Some(last) if last.0 == entry => last.1 = last.1.min(position),
                 _ => first.push((entry, position)),
@@ -624,7 +658,7 @@ impl RuleIndex {
         // A glob the regex engine refused (too large) is as invalid as a
         // malformed one, found late.
         for glob_id in uncompiled {
-            let (entry, position) = self.owners[glob_id];
+            let (entry, position) = side.owners[glob_id];
             let (rule, spec) = (&self.entries[entry], &self.entries[entry].globs[position]);
             let error = Error::at(
                 Place::line(&rule.path, spec.line),
@@ -672,7 +706,7 @@ impl RuleIndex {
     /// problem whatever the path: some rule tests content (`fileContains`
     /// reads any file) or has an invalid glob (reported for any path).
     pub fn any_path_may_select(&self) -> bool {
-        self.needs_contents() || self.entries.iter().any(|e| e.first_invalid.is_some())
+        self.needs_contents() || !self.path_side().with_invalid.is_empty()
     }
 
     /// Whether a glob of some rule matches `path` (or could not be
@@ -681,10 +715,11 @@ impl RuleIndex {
     /// which this is false selects nothing.
     pub fn glob_reaches(&self, path: &str) -> bool {
         let plain = !path.starts_with(['/', '.']) && !path.contains('\\');
+        let globs = &self.path_side().globs;
         if plain {
-            self.globs.reaches(path)
+            globs.reaches(path)
         } else {
-            self.globs.reaches(&paths::normalize_for_match(path))
+            globs.reaches(&paths::normalize_for_match(path))
         }
     }
 
@@ -693,13 +728,14 @@ impl RuleIndex {
     /// project (a typo, a moved folder). Invalid globs are left out; they
     /// are errors of their own.
     pub fn globs_matching_none<S: AsRef<str>>(&self, files: &[S]) -> Vec<(&str, usize, &str)> {
-        let mut matched = vec![false; self.owners.len()];
-        let mut left = self.owners.len();
+        let side = self.path_side();
+        let mut matched = vec![false; side.owners.len()];
+        let mut left = side.owners.len();
         for file in files {
             if left == 0 {
                 break;
             }
-            for id in self
+            for id in side
                 .globs
                 .matches(&paths::normalize_for_match(file.as_ref()))
                 .0
@@ -710,7 +746,7 @@ impl RuleIndex {
                 }
             }
         }
-        self.owners
+        side.owners
             .iter()
             .zip(matched)
             .filter(|(_, hit)| !hit)
@@ -724,9 +760,10 @@ impl RuleIndex {
 
     /// The invalid globs of every rule, found when the index was built.
     pub fn invalid_globs(&self) -> impl Iterator<Item = &Error> {
-        self.entries
+        let side = self.path_side();
+        side.with_invalid
             .iter()
-            .filter_map(|e| e.first_invalid.as_ref().map(|(_, error)| error))
+            .filter_map(|&at| side.first_invalid[at].as_ref().map(|(_, error)| error))
     }
 
     /// The compiled conditions of a rule, for `explain`.
