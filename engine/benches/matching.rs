@@ -50,7 +50,13 @@ fn main() {
                   keep feature42x behind its flag, and make sure the area 3 tests still pass afterwards.";
     println!(
         "{:>7}  {:>10}  {:>12}  {:>16}  {:>13}  {:>11}  {:>14}",
-        "rules", "parse", "index build", "build+1st path", "prompt match", "path match", "prompt + path"
+        "rules",
+        "parse",
+        "index build",
+        "build+1st path",
+        "prompt match",
+        "path match",
+        "prompt + path"
     );
     let mut prompt_at = Vec::new();
     for count in [10, 100, 1_000, 10_000, 30_000] {
