@@ -1,6 +1,7 @@
 //! The gate as the hooks and CI run it, whole processes start to exit:
 //! `rule-fairy gate check` of one 1,000-line TypeScript file against 20
-//! rules (the per-write check), the same check of files of 1 MB, 4 MB and
+//! rules (the per-write check), the same among 200 rules of five languages
+//! (the check compiles only the 20 that can judge it), the same check of files of 1 MB, 4 MB and
 //! 4 MB on one line (parsing is linear in the size) and of a 52 MB file the
 //! gate refuses unread, and `rule-fairy gate scan` of a 2,000-file
 //! TypeScript tree with the same rules (the scan of record), beside
@@ -97,6 +98,24 @@ fn write_rules(p: &Project) {
             "id: {id}\nlanguage: TypeScript\nseverity: error\nmessage: {id} is refused here.\nnote: The defect this rule exists for.\nrule:\n  {rule}\n"
         );
         p.write(&format!("rules/{id}.yml"), text);
+    }
+}
+
+/// The twenty rules among 180 more for other languages, as a repository
+/// that holds its Python, JavaScript, Rust and Go to rules as well keeps
+/// them: a check of a TypeScript file compiles only its twenty.
+fn write_mixed_rules(p: &Project) {
+    write_rules(p);
+    for lang in ["Python", "JavaScript", "Rust", "Go"] {
+        for n in 0..45 {
+            let id = format!("{}-{n}", lang.to_lowercase());
+            p.write(
+                &format!("rules/{id}.yml"),
+                format!(
+                    "id: {id}\nlanguage: {lang}\nseverity: error\nmessage: {id} is refused here.\nrule:\n  pattern: call{n}($X)\n"
+                ),
+            );
+        }
     }
 }
 
@@ -235,6 +254,45 @@ fn sized_checks(binary: &str) {
     }
 }
 
+/// `gate check` of the 1,000-line file when the project keeps 200 rules of
+/// five languages, 20 of them TypeScript, beside `ast-grep scan` of it.
+fn mixed_check(binary: &str, sg: Option<&Path>) {
+    let p = Project::new();
+    write_mixed_rules(&p);
+    let big = one_big_file(&p);
+    let ours = || {
+        let (time, out) = timed(
+            p.command(binary)
+                .args(["gate", "check", "--json"])
+                .arg(&big),
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        assert_eq!(count_lines(&out), 2);
+        time
+    };
+    let mut theirs = || {
+        let (time, out) = timed(
+            p.command(sg.unwrap())
+                .args(["scan", "--json=stream"])
+                .arg(&big),
+        );
+        assert_eq!(count_lines(&out), 2, "{}", stderr(&out));
+        time
+    };
+    let (ours, theirs) = alternate(
+        40,
+        ours,
+        sg.is_some()
+            .then_some(&mut theirs as &mut dyn FnMut() -> Duration),
+    );
+    report(
+        "check, one 1,000-line file, 200 rules of 5 languages, 20 of them TypeScript (a whole process)",
+        "10 ms",
+        ours,
+        theirs,
+    );
+}
+
 fn main() {
     let binary = env!("CARGO_BIN_EXE_rule-fairy");
     let sg = ast_grep();
@@ -276,6 +334,8 @@ fn main() {
         ours,
         theirs,
     );
+
+    mixed_check(binary, sg.as_deref());
 
     sized_checks(binary);
 
