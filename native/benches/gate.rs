@@ -158,8 +158,21 @@ fn alternate(
     (a, b)
 }
 
+/// The median of each run's time over the ast-grep run beside it: pairing
+/// keeps the ratio when the shared machine's speed drifts.
+fn paired_ratio(ours: &[Duration], theirs: &[Duration]) -> f64 {
+    let mut ratios: Vec<f64> = ours
+        .iter()
+        .zip(theirs)
+        .map(|(a, b)| a.as_secs_f64() / b.as_secs_f64())
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[ratios.len() / 2]
+}
+
 fn report(label: &str, target: &str, ours: Vec<Duration>, theirs: Vec<Duration>) {
     let runs = ours.len();
+    let paired = (!theirs.is_empty()).then(|| paired_ratio(&ours, &theirs));
     let (median, fastest) = stats(ours);
     println!(
         "{label}: gate median {} (fastest {}, {runs} runs; target {target})",
@@ -172,10 +185,11 @@ fn report(label: &str, target: &str, ours: Vec<Duration>, theirs: Vec<Duration>)
     }
     let (their_median, their_fastest) = stats(theirs);
     println!(
-        "  ast-grep scan, same rules and files, runs alternating: median {} (fastest {}); gate / ast-grep = {:.2}",
+        "  ast-grep scan, same rules and files, runs alternating: median {} (fastest {}); gate / ast-grep = {:.2}, pair by pair {:.2} (median)",
         ms(their_median),
         ms(their_fastest),
-        median.as_secs_f64() / their_median.as_secs_f64()
+        median.as_secs_f64() / their_median.as_secs_f64(),
+        paired.unwrap_or(f64::NAN)
     );
 }
 
