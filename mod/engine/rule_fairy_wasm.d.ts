@@ -253,10 +253,10 @@ export interface PathVerdict {
 
 /**
  * One problem found, at a file and, where known, a line. It serializes
- * flat: `severity`, `file`, `line`, `column` and `endColumn` where the
- * span on the line is known, `message`, `hint`.
+ * flat: `severity`, `code`, `file`, `line`, `column` and `endColumn`
+ * where the span on the line is known, `message`, `hint`.
  */
-export type Finding = { severity: Severity; message: string; hint?: string } & Place & (Span | {});
+export type Finding = { severity: Severity; code: Code; message: string; hint?: string } & Place & (Span | {});
 
 /**
  * One prompt term and whether the prompt holds it.
@@ -398,7 +398,8 @@ export interface ClaudeAnswer {
 }
 
 /**
- * What [`check_project`] found: the counts and every finding.
+ * What [`check_project`] found: the counts, every finding, and the rules
+ * no rule test names.
  */
 export interface Report {
     /**
@@ -417,6 +418,13 @@ export interface Report {
      * Sorted by file, then line.
      */
     findings: Finding[];
+    /**
+     * The rules no readable rule test names, in name order (a note,
+     * not a finding: a rule without a test still works); none when the
+     * rules do not load as a project (duplicate names), which a finding
+     * already tells.
+     */
+    untestedRules: string[];
 }
 
 /**
@@ -456,6 +464,14 @@ export type ShellPlan = "off" | "start" | "check";
  * prints as the event.
  */
 export type EventKind = "prompt" | "edit" | "shell" | "read" | "session start";
+
+/**
+ * What kind of problem a finding is, by a stable name
+ * (`rule/invalid-glob`): SARIF's `ruleId`, the title of a GitHub
+ * annotation, `code` in JSON. Names never change meaning; a new
+ * kind of finding gets a new name.
+ */
+export type Code = "config/unreadable" | "config/syntax" | "config/unknown-key" | "config/invalid-value" | "config/dir-outside-project" | "rule/unreadable" | "rule/duplicate-name" | "rule/nothing-found" | "rule/empty" | "rule/byte-order-mark" | "rule/unclosed-frontmatter" | "rule/unread-line" | "rule/unreadable-list" | "rule/duplicate-key" | "rule/key-case" | "rule/unknown-key" | "rule/not-a-list" | "rule/always-apply" | "rule/quoted" | "rule/invalid-glob" | "rule/split-braces" | "rule/glob-list" | "rule/literal-glob" | "rule/glob-matches-nothing" | "rule/invalid-condition" | "rule/requires-alone" | "rule/no-trigger" | "rule/requestable" | "rule/mention-only" | "rule/code-outside-fence" | "rule/too-long" | "import/missing" | "import/heading-missing" | "import/outside-project" | "import/omission" | "instruction/unreadable" | "test/missing";
 
 /**
  * What one `fileContains` pattern made of one path's content.
@@ -771,6 +787,11 @@ export class Workspace {
      */
     decide(request: EventRequest): EventResponse;
     /**
+     * Whether the document at `path`, checked before, need not be
+     * stat'ed again for this event: nothing below the watch changed.
+     */
+    documentUnchanged(path: string): boolean;
+    /**
      * The absolute paths of the documents a delivery for `request` would
      * read: those the due rules import, and the instruction files looked
      * for (and what those import), to make sure of before `decide`; ask
@@ -788,6 +809,10 @@ export class Workspace {
      * `ENOENT` and `ELOOP` in it).
      */
     failed(kind: AskKind, path: string, reason: string): void;
+    /**
+     * Claude Code reported a change below a watched path (`FileChanged`).
+     */
+    fileChanged(path: string): void;
     /**
      * The git command `Asks.git` named, run at the root: its exit code
      * (`-1` when it could not run, `stderr` saying why) and its output.
@@ -887,6 +912,12 @@ export class Workspace {
      */
     shellPlan(state: string): ShellPlan;
     /**
+     * `startRefresh` for an event of `kind` at `now` (`$.clock.now()`):
+     * all empty, and the project kept, when Claude Code's watch says no
+     * rule file changed (behaviour §5.2.3).
+     */
+    startRefreshAt(now: number, kind: RequestKind): Asks;
+    /**
      * Begins bringing the configuration and the rules up to date: the
      * first `Asks` (directories to list, paths to stat with links
      * resolved, files to read). Answer each with `listed`, `stated`,
@@ -910,6 +941,15 @@ export class Workspace {
      * project keeps gate rules.
      */
     wants(): Wants;
+    /**
+     * The paths to ask Claude Code to watch (`watchPaths` at session
+     * start), each with everything below it.
+     */
+    watchPaths(): string[];
+    /**
+     * Claude Code began watching the `watchPaths`.
+     */
+    watchStarted(): void;
 }
 
 /**
@@ -976,9 +1016,11 @@ export interface InitOutput {
     readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
     readonly workspace_contentsDue: (a: number, b: any) => [number, number, number, number];
     readonly workspace_decide: (a: number, b: any) => [number, number, number];
+    readonly workspace_documentUnchanged: (a: number, b: number, c: number) => number;
     readonly workspace_documentsDue: (a: number, b: any) => [number, number, number, number];
     readonly workspace_editProbes: (a: number, b: number, c: number) => [number, number, number];
     readonly workspace_failed: (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => void;
+    readonly workspace_fileChanged: (a: number, b: number, c: number) => void;
     readonly workspace_gitListed: (a: number, b: number, c: number, d: number, e: number, f: number) => void;
     readonly workspace_importedDocuments: (a: number) => [number, number, number, number];
     readonly workspace_instructionListing: (a: number, b: number) => [number, number];
@@ -1000,9 +1042,12 @@ export interface InitOutput {
     readonly workspace_shellCandidates: (a: number, b: number, c: number, d: number, e: number) => [number, number];
     readonly workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
     readonly workspace_startRefresh: (a: number) => [number, number, number];
+    readonly workspace_startRefreshAt: (a: number, b: number, c: any) => [number, number, number];
     readonly workspace_stated: (a: number, b: number, c: number, d: any) => void;
     readonly workspace_subagents: (a: number) => number;
     readonly workspace_wants: (a: number) => [number, number, number];
+    readonly workspace_watchPaths: (a: number) => [number, number];
+    readonly workspace_watchStarted: (a: number) => void;
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

@@ -168,6 +168,18 @@ export class Workspace {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
+     * Whether the document at `path`, checked before, need not be
+     * stat'ed again for this event: nothing below the watch changed.
+     * @param {string} path
+     * @returns {boolean}
+     */
+    documentUnchanged(path) {
+        const ptr0 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.workspace_documentUnchanged(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
+    }
+    /**
      * The absolute paths of the documents a delivery for `request` would
      * read: those the due rules import, and the instruction files looked
      * for (and what those import), to make sure of before `decide`; ask
@@ -223,6 +235,15 @@ export class Workspace {
             throw e;
         }
         wasm.workspace_failed(this.__wbg_ptr, ptr0, len0, ptr1, len1, ptr2, len2);
+    }
+    /**
+     * Claude Code reported a change below a watched path (`FileChanged`).
+     * @param {string} path
+     */
+    fileChanged(path) {
+        const ptr0 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.workspace_fileChanged(this.__wbg_ptr, ptr0, len0);
     }
     /**
      * The git command `Asks.git` named, run at the root: its exit code
@@ -532,6 +553,21 @@ export class Workspace {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
+     * `startRefresh` for an event of `kind` at `now` (`$.clock.now()`):
+     * all empty, and the project kept, when Claude Code's watch says no
+     * rule file changed (behaviour §5.2.3).
+     * @param {number} now
+     * @param {RequestKind} kind
+     * @returns {Asks}
+     */
+    startRefreshAt(now, kind) {
+        const ret = wasm.workspace_startRefreshAt(this.__wbg_ptr, now, kind);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * Begins bringing the configuration and the rules up to date: the
      * first `Asks` (directories to list, paths to stat with links
      * resolved, files to read). Answer each with `listed`, `stated`,
@@ -578,6 +614,23 @@ export class Workspace {
             throw takeFromExternrefTable0(ret[1]);
         }
         return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * The paths to ask Claude Code to watch (`watchPaths` at session
+     * start), each with everything below it.
+     * @returns {string[]}
+     */
+    watchPaths() {
+        const ret = wasm.workspace_watchPaths(this.__wbg_ptr);
+        var v1 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+        return v1;
+    }
+    /**
+     * Claude Code began watching the `watchPaths`.
+     */
+    watchStarted() {
+        wasm.workspace_watchStarted(this.__wbg_ptr);
     }
 }
 if (Symbol.dispose) Workspace.prototype[Symbol.dispose] = Workspace.prototype.free;
