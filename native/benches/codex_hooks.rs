@@ -7,12 +7,11 @@
 
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use rule_fairy_test_support::{feed, Project};
+use rule_fairy_test_support::{feed, hello_world, measure, Measured, Project};
 
 const RULES: usize = 200;
 const RUNS: usize = 51;
@@ -50,16 +49,9 @@ fn transcript(path: &Path, bytes: usize) -> u64 {
     compactions
 }
 
-struct Run {
-    wall: Duration,
-    max_rss_kib: i64,
-}
-
-/// One hook process with `input` on stdin, timed from spawn to exit, its
-/// peak memory read from the kernel's accounting when it is reaped (with
-/// `wait4`, which `Child::wait` cannot report, hence the lint).
-#[allow(clippy::zombie_processes)]
-fn run_prompt(p: &Project, input: &str) -> Run {
+/// One hook process with `input` on stdin, timed from spawn to exit, with
+/// its peak memory.
+fn run_prompt(p: &Project, input: &str) -> Measured {
     let start = Instant::now();
     let mut child = p
         .command(env!("CARGO_BIN_EXE_rule-fairy"))
@@ -68,41 +60,9 @@ fn run_prompt(p: &Project, input: &str) -> Run {
         .discard_output()
         .spawn();
     feed(&mut child, input.as_bytes());
-    let (status, max_rss_kib) = reap(child.id() as i32);
-    let wall = start.elapsed();
-    assert!(status.success(), "hook failed: {status:?}");
-    Run { wall, max_rss_kib }
-}
-
-/// `struct rusage` of 64-bit Linux: two `timeval`s, then fourteen longs,
-/// the first of which is the peak resident set in KiB. Declared here rather
-/// than through a bindings crate, for this one call of one benchmark.
-#[repr(C)]
-struct Rusage {
-    user_time: [i64; 2],
-    system_time: [i64; 2],
-    max_rss_kib: i64,
-    rest: [i64; 13],
-}
-
-extern "C" {
-    fn wait4(pid: i32, status: *mut i32, options: i32, usage: *mut Rusage) -> i32;
-}
-
-/// Waits for our child `pid`: its exit status and peak memory in KiB.
-fn reap(pid: i32) -> (ExitStatus, i64) {
-    let mut status = 0;
-    let mut usage = Rusage {
-        user_time: [0; 2],
-        system_time: [0; 2],
-        max_rss_kib: 0,
-        rest: [0; 13],
-    };
-    // SAFETY: `pid` is an unreaped child of this process, and both pointers
-    // are valid for writes of their types.
-    let reaped = unsafe { wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid, "wait4 failed");
-    (ExitStatus::from_raw(status), usage.max_rss_kib)
+    let run = measure(child, start);
+    assert!(run.status.success(), "hook failed: {:?}", run.status);
+    run
 }
 
 fn input(session: &str, prompt: &str, transcript: Option<&Path>) -> String {
@@ -119,14 +79,15 @@ fn median<T: Ord + Copy>(mut values: Vec<T>) -> T {
     values[values.len() / 2]
 }
 
-fn report(label: &str, runs: Vec<Run>) {
+fn report(label: &str, runs: Vec<Measured>, floor: Duration) {
     let n = runs.len();
     let wall = median(runs.iter().map(|r| r.wall).collect());
     let rss = median(runs.iter().map(|r| r.max_rss_kib).collect());
     let worst_rss = runs.iter().map(|r| r.max_rss_kib).max().unwrap();
     println!(
-        "{label}: median {:.2} ms wall, median peak memory {:.1} MB (largest {:.1} MB), {n} runs",
+        "{label}: median {:.2} ms wall ({:.2}x the floor), median peak memory {:.1} MB (largest {:.1} MB), {n} runs",
         wall.as_secs_f64() * 1e3,
+        wall.as_secs_f64() / floor.as_secs_f64(),
         rss as f64 / 1024.0,
         worst_rss as f64 / 1024.0
     );
@@ -142,18 +103,28 @@ fn main() {
     let small: PathBuf = p.path("rollout-small.jsonl");
     transcript(&small, 64 * 1024);
 
-    // What any process costs on this machine right now, to read the rest by.
-    let baseline: Vec<Duration> = (0..RUNS)
-        .map(|_| {
-            let start = Instant::now();
-            let status = Command::new("true").status().unwrap();
-            assert!(status.success());
-            start.elapsed()
-        })
-        .collect();
+    // The floor: a hello-world process built with the same profile, timed
+    // the same way, so each hook reads as a ratio to what any process costs.
+    let hello = hello_world();
+    let floor = median(
+        (0..RUNS)
+            .map(|_| {
+                let start = Instant::now();
+                let run = measure(
+                    Command::new(&hello)
+                        .stdout(std::process::Stdio::null())
+                        .spawn()
+                        .unwrap(),
+                    start,
+                );
+                assert!(run.status.success());
+                run.wall
+            })
+            .collect(),
+    );
     println!(
-        "baseline, an empty process (true): median {:.2} ms wall, {RUNS} runs",
-        median(baseline).as_secs_f64() * 1e3
+        "floor, a hello-world of the same profile: median {:.2} ms wall, {RUNS} runs",
+        floor.as_secs_f64() * 1e3
     );
 
     // The rules reach the model: a fresh session on every run.
@@ -171,6 +142,7 @@ fn main() {
     report(
         "codex prompt, 200 rules, 4 rules delivered",
         (0..RUNS).map(|_| fresh()).collect(),
+        floor,
     );
 
     // Everything already delivered: the common case after the first prompt.
@@ -179,6 +151,7 @@ fn main() {
     report(
         "codex prompt, 200 rules, nothing due",
         (0..RUNS).map(|_| run_prompt(&p, &steady)).collect(),
+        floor,
     );
 
     // The transcript scan: a 100 MB transcript read in full by a session's
@@ -188,7 +161,7 @@ fn main() {
     let size_mb = fs::metadata(&big).unwrap().len() as f64 / (1024.0 * 1024.0);
     let quiet = "nothing here";
     let mut first = 0;
-    let full: Vec<Run> = (0..11)
+    let full: Vec<Measured> = (0..11)
         .map(|_| {
             first += 1;
             run_prompt(&p, &input(&format!("scan-{first}"), quiet, Some(&big)))
@@ -197,13 +170,14 @@ fn main() {
     report(
         &format!("codex prompt, first event on a {size_mb:.0} MB transcript (full scan)"),
         full,
+        floor,
     );
     let later_input = input("scan-1", quiet, Some(&big));
     let line = format!(
         "{{\"timestamp\":\"t\",\"ordinal\":1,\"type\":\"event_msg\",\"payload\":{{\"text\":\"{}\"}}}}\n",
         "y".repeat(8 * 1024)
     );
-    let later: Vec<Run> = (0..RUNS)
+    let later: Vec<Measured> = (0..RUNS)
         .map(|_| {
             let mut file = fs::OpenOptions::new().append(true).open(&big).unwrap();
             for _ in 0..8 {
@@ -215,6 +189,7 @@ fn main() {
     report(
         "codex prompt, later event on the same transcript (64 KB appended)",
         later,
+        floor,
     );
     let state: serde_json::Value =
         serde_json::from_slice(&fs::read(p.path(".rule-fairy/codex/scan-1.json")).unwrap())

@@ -1,10 +1,13 @@
-//! A whole `rule-fairy explain --json` process on a generated 200-rule
-//! project, start to exit, as a hook host would run it. Run with
-//! `scripts/bench`; prints medians.
+//! A whole `rule-fairy explain --json` process, start to exit, as a hook
+//! host would run it: on a generated 200-rule project, and on 10,000 rules
+//! with the project cache warm and cold (behaviour §5.1, "Rule changes"),
+//! each beside a hello-world floor, the large one with its peak memory
+//! against the rules' text. Run with `scripts/bench`; prints medians.
 
-use std::time::Instant;
+use std::fs;
+use std::time::{Duration, Instant};
 
-use rule_fairy_test_support::{median_time, stderr, Project};
+use rule_fairy_test_support::{hello_world, measure, median_time, stderr, Measured, Project};
 
 fn project(rules: usize) -> Project {
     let p = Project::new();
@@ -57,6 +60,20 @@ fn main() {
             ],
         ),
     ];
+    let hello = hello_world();
+    let floor = median_time(5, 51, || {
+        let start = Instant::now();
+        let status = std::process::Command::new(&hello)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        start.elapsed()
+    });
+    println!(
+        "floor, a hello-world of the same profile: median {:.2} ms wall (51 runs)",
+        ms(floor)
+    );
     for (label, dir, args) in cases {
         let run = || {
             let start = Instant::now();
@@ -66,8 +83,67 @@ fn main() {
         };
         let median = median_time(5, 51, run);
         println!(
-            "explain --json, 200 rules, {label}: median {:.2} ms wall (51 runs)",
-            median.as_secs_f64() * 1e3
+            "explain --json, 200 rules, {label}: median {:.2} ms wall ({:.2}x the floor, 51 runs)",
+            ms(median),
+            ratio(median, floor)
+        );
+    }
+    large(binary, floor);
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn ratio(d: Duration, floor: Duration) -> f64 {
+    d.as_secs_f64() / floor.as_secs_f64()
+}
+
+/// 10,000 rules: a prompt with the cache warm, then with it removed before
+/// every run (each run loads every rule and writes the cache again).
+fn large(binary: &str, floor: Duration) {
+    const RULES: usize = 10_000;
+    let dir = project(RULES);
+    let text: u64 = fs::read_dir(dir.path(".cursor/rules/gen"))
+        .unwrap()
+        .map(|entry| entry.unwrap().metadata().unwrap().len())
+        .sum();
+    let args = [
+        "explain",
+        "--json",
+        "--prompt",
+        "refactor topic7 and keep feature42x",
+    ];
+    let run = || {
+        let start = Instant::now();
+        let child = dir.command(binary).args(args).discard_output().spawn();
+        let run = measure(child, start);
+        assert!(run.status.success(), "explain failed: {:?}", run.status);
+        run
+    };
+    let cache = dir.path(".rule-fairy/cache/project.bin");
+    let warm: Vec<Measured> = (0..26).map(|_| run()).skip(5).collect();
+    assert!(cache.exists(), "the cache was written");
+    let cold: Vec<Measured> = (0..11)
+        .map(|_| {
+            fs::remove_file(&cache).unwrap();
+            run()
+        })
+        .collect();
+    for (label, runs) in [("warm cache", warm), ("cold cache", cold)] {
+        let n = runs.len();
+        let mut walls: Vec<Duration> = runs.iter().map(|r| r.wall).collect();
+        walls.sort();
+        let mut peaks: Vec<i64> = runs.iter().map(|r| r.max_rss_kib).collect();
+        peaks.sort();
+        let (wall, peak) = (walls[n / 2], peaks[n / 2]);
+        println!(
+            "explain --json, {RULES} rules, prompt, {label}: median {:.2} ms wall ({:.2}x the floor), peak memory {:.1} MB ({:.1}x the rules' {:.1} MB of text), {n} runs",
+            ms(wall),
+            ratio(wall, floor),
+            peak as f64 / 1024.0,
+            (peak as f64 * 1024.0) / text as f64,
+            text as f64 / (1024.0 * 1024.0),
         );
     }
 }

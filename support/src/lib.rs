@@ -449,6 +449,73 @@ pub fn median_time(
     times[runs / 2]
 }
 
+/// The floor a process hook's time is read against: a hello-world built
+/// with the workspace's release profile by `scripts/bench-hello` (built
+/// once, then reused).
+pub fn hello_world() -> PathBuf {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/bench-hello");
+    let out = Command::new(&script)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", script.display()));
+    assert!(
+        out.status.success(),
+        "scripts/bench-hello: {}",
+        stderr(&out)
+    );
+    PathBuf::from(stdout(&out).trim())
+}
+
+/// One whole process, measured: its exit status, its time from spawn to
+/// exit, and its peak memory (maximum resident set) in KiB.
+pub struct Measured {
+    pub status: std::process::ExitStatus,
+    pub wall: std::time::Duration,
+    pub max_rss_kib: i64,
+}
+
+/// `struct rusage` of 64-bit Linux: two `timeval`s, then fourteen longs,
+/// the first of which is the peak resident set in KiB. Declared here rather
+/// than through a bindings crate, for this one call.
+#[repr(C)]
+struct Rusage {
+    user_time: [i64; 2],
+    system_time: [i64; 2],
+    max_rss_kib: i64,
+    rest: [i64; 13],
+}
+
+extern "C" {
+    fn wait4(pid: i32, status: *mut i32, options: i32, usage: *mut Rusage) -> i32;
+}
+
+/// Waits for `child`, started at `started`, reading its peak memory from
+/// the kernel's accounting as it is reaped (`wait4`, which `Child::wait`
+/// cannot report). 64-bit Linux only: callers check before measuring.
+pub fn measure(child: Child, started: std::time::Instant) -> Measured {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = child.id() as i32;
+    let mut status = 0;
+    let mut usage = Rusage {
+        user_time: [0; 2],
+        system_time: [0; 2],
+        max_rss_kib: 0,
+        rest: [0; 13],
+    };
+    // SAFETY: `pid` is an unreaped child of this process (`child` is
+    // consumed, so nothing else waits for it), and both pointers are valid
+    // for writes of their types.
+    let reaped = unsafe { wait4(pid, &mut status, 0, &mut usage) };
+    let wall = started.elapsed();
+    assert_eq!(reaped, pid, "wait4 failed");
+    // Reaped: dropping the handle only closes its pipes (it never waits).
+    drop(child);
+    Measured {
+        status: std::process::ExitStatus::from_raw(status),
+        wall,
+        max_rss_kib: usage.max_rss_kib,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
