@@ -185,6 +185,26 @@ fn value_span(field: &Field, needle: &str) -> Option<Span> {
     key_span(field)
 }
 
+/// Where a glob of `rule` is written, given the line of the field that
+/// declared it and its normalised pattern (a glob the index or `check`
+/// names): the item that normalises to it, found as the glob lints find
+/// theirs; the field's key when no item does.
+pub(crate) fn glob_span(rule: &Rule, line: usize, pattern: &str) -> Option<Span> {
+    let field = rule
+        .document
+        .frontmatter
+        .as_ref()?
+        .fields
+        .iter()
+        .find(|field| field.line == line)?;
+    let item = field
+        .value
+        .items()
+        .into_iter()
+        .find(|item| crate::base::paths::normalize_for_match(item) == pattern);
+    value_span(field, item.as_deref().unwrap_or(pattern))
+}
+
 /// Whether a field is a trigger key with a value that declares something.
 fn declares_a_trigger(field: &Field) -> bool {
     let key = field.key.to_lowercase();

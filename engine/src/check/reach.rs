@@ -4,6 +4,7 @@
 
 use crate::base::error::Place;
 use crate::base::finding::{Code, Finding};
+use crate::check::lint::glob_span;
 use crate::matching::index::RuleIndex;
 use crate::rules::rule::Rule;
 
@@ -15,6 +16,10 @@ pub(crate) fn unmatched_globs(rules: &[Rule], files: &[String]) -> Vec<Finding> 
         .globs_matching_none(files)
         .into_iter()
         .map(|(file, line, glob)| {
+            let span = rules
+                .iter()
+                .find(|rule| rule.path == file)
+                .and_then(|rule| glob_span(rule, line, glob));
             Finding::warning(
                 Code::RuleGlobMatchesNothing,
                 Place::line(file, line),
@@ -23,6 +28,7 @@ pub(crate) fn unmatched_globs(rules: &[Rule], files: &[String]) -> Vec<Finding> 
             .with_hint(
                 "check the path and its case; files git ignores are not counted (fine if the files are still to come)",
             )
+            .with_span(span)
         })
         .collect()
 }
@@ -30,6 +36,7 @@ pub(crate) fn unmatched_globs(rules: &[Rule], files: &[String]) -> Vec<Finding> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::finding::Span;
 
     #[test]
     fn a_glob_that_matches_nothing_is_named_with_its_line() {
@@ -45,6 +52,7 @@ mod tests {
                 "---\nglobs:\n  - db/**/*.sql\n---\nD",
             ),
             Rule::parse("bad.mdc", "/p/bad.mdc", "---\nglobs: src/[\n---\nB"),
+            Rule::parse("dot.mdc", "/p/dot.mdc", "---\nglobs:   ./lib/*.rs\n---\nL"),
         ];
         let files = vec!["src/ui/Button.tsx".to_string(), "README.md".to_string()];
         let found: Vec<String> = unmatched_globs(&rules, &files)
@@ -56,6 +64,21 @@ mod tests {
             vec![
                 "/p/ui.mdc:2: glob src/iu/** matches no file in the project",
                 "/p/db.mdc:2: glob db/**/*.sql matches no file in the project",
+                "/p/dot.mdc:2: glob lib/*.rs matches no file in the project",
+            ]
+        );
+        // Each points at its glob as written: the second of a comma line,
+        // a normalised one where its text is; a sequence item at its key.
+        let spans: Vec<Option<Span>> = unmatched_globs(&rules, &files)
+            .iter()
+            .map(|f| f.span)
+            .collect();
+        assert_eq!(
+            spans,
+            vec![
+                Some(Span::at(19, 9)),
+                Some(Span::at(1, 5)),
+                Some(Span::at(10, 10)),
             ]
         );
         assert!(unmatched_globs(
