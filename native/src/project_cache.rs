@@ -42,7 +42,7 @@ const TEMPORARY: &str = "project.bin.tmp";
 
 /// What starts every cache file: a foreign file is passed over at once.
 /// Its number goes up when the kept layout changes (the configuration's
-/// values gained their columns in 2), so a build of the same version
+/// values and the rules' sequence items gained their places in 2), so a build of the same version
 /// never misreads another's cache.
 const MAGIC: &[u8; 8] = b"RFCACHE2";
 

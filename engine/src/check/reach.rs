@@ -4,7 +4,7 @@
 
 use crate::base::error::Place;
 use crate::base::finding::{Code, Finding};
-use crate::check::lint::glob_span;
+use crate::check::lint::glob_place;
 use crate::matching::index::RuleIndex;
 use crate::rules::rule::Rule;
 
@@ -16,10 +16,11 @@ pub(crate) fn unmatched_globs(rules: &[Rule], files: &[String]) -> Vec<Finding> 
         .globs_matching_none(files)
         .into_iter()
         .map(|(file, line, glob)| {
-            let span = rules
+            let (line, span) = rules
                 .iter()
                 .find(|rule| rule.path == file)
-                .and_then(|rule| glob_span(rule, line, glob));
+                .and_then(|rule| glob_place(rule, line, glob))
+                .unwrap_or((line, None));
             Finding::warning(
                 Code::RuleGlobMatchesNothing,
                 Place::line(file, line),
@@ -53,6 +54,11 @@ mod tests {
             ),
             Rule::parse("bad.mdc", "/p/bad.mdc", "---\nglobs: src/[\n---\nB"),
             Rule::parse("dot.mdc", "/p/dot.mdc", "---\nglobs:   ./lib/*.rs\n---\nL"),
+            Rule::parse(
+                "flow.mdc",
+                "/p/flow.mdc",
+                "---\npaths: [\"src/ui/**\", \"api/**\"]\n---\nF",
+            ),
         ];
         let files = vec!["src/ui/Button.tsx".to_string(), "README.md".to_string()];
         let found: Vec<String> = unmatched_globs(&rules, &files)
@@ -63,12 +69,14 @@ mod tests {
             found,
             vec![
                 "/p/ui.mdc:2: glob src/iu/** matches no file in the project",
-                "/p/db.mdc:2: glob db/**/*.sql matches no file in the project",
+                "/p/db.mdc:3: glob db/**/*.sql matches no file in the project",
                 "/p/dot.mdc:2: glob lib/*.rs matches no file in the project",
+                "/p/flow.mdc:2: glob api/** matches no file in the project",
             ]
         );
         // Each points at its glob as written: the second of a comma line,
-        // a normalised one where its text is; a sequence item at its key.
+        // a sequence item on its own line, a normalised glob where its
+        // text is, an item of a flow sequence.
         let spans: Vec<Option<Span>> = unmatched_globs(&rules, &files)
             .iter()
             .map(|f| f.span)
@@ -77,8 +85,9 @@ mod tests {
             spans,
             vec![
                 Some(Span::at(19, 9)),
-                Some(Span::at(1, 5)),
+                Some(Span::at(5, 11)),
                 Some(Span::at(10, 10)),
+                Some(Span::at(23, 6)),
             ]
         );
         assert!(unmatched_globs(
