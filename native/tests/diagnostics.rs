@@ -106,6 +106,23 @@ fn a_config_error_marks_the_key_or_value_it_is_about() {
 }
 
 #[test]
+fn a_glob_that_matches_no_file_is_marked_where_it_is_written() {
+    let p = Project::new();
+    p.write("src/a.ts", "x\n").write(
+        ".cursor/rules/r.mdc",
+        "---\nglobs:\n  - src/**\n  - src/nowhere/**\n---\nBody\n",
+    );
+    let github = stdout(&run(&p, &["check", "--format", "github"]));
+    assert!(
+        github.contains("::warning file=.cursor/rules/r.mdc,line=4,col=5,endLine=4,endColumn=19,title=rule/glob-matches-nothing::"),
+        "{github}"
+    );
+    let human = stdout(&run(&p, &["check"]));
+    assert!(human.contains("4 |   - src/nowhere/**\n"), "{human}");
+    assert!(human.contains("  |     ^^^^^^^^^^^^^^\n"), "{human}");
+}
+
+#[test]
 fn colour_is_asked_for_or_refused_and_no_color_is_honoured() {
     let p = violating();
     assert!(stdout(&run(&p, &["gate", "scan", "--color", "always"])).contains("\x1b["));
