@@ -9,7 +9,14 @@ import { loadEngine } from "./engine";
 import { gatherFacts } from "./facts";
 import { serial } from "./queue";
 import { gitCheck, listInstructions } from "./shell";
-import { readText, refresh, refreshDocuments, type Snapshot, snapshotOf } from "./snapshot";
+import {
+  everySnapshot,
+  readText,
+  refresh,
+  refreshDocuments,
+  type Snapshot,
+  snapshotOf,
+} from "./snapshot";
 import {
   keepCorrupt,
   readState,
@@ -64,10 +71,13 @@ export async function deliver(
     // Most reads bring no rule: those cost one lookup.
     if (event.kind === "read" && !snapshot.ws.readMayDeliver(absolute(root, event.file))) return [];
     const gathering = performance.now();
+    const clock = $.clock.now();
     const [, conversation, saved, now] = await Promise.all([
-      refresh($, snapshot).then(() => {
-        timings.files = performance.now() - gathering;
-      }),
+      clock
+        .then((now) => refresh($, snapshot, now, event.kind))
+        .then(() => {
+          timings.files = performance.now() - gathering;
+        }),
       // Held until the project says whether subagents get rules at all: a
       // subagent's conversation that cannot be read matters only then.
       conversationOf($, thread).then(
@@ -78,7 +88,7 @@ export async function deliver(
         (error: unknown) => ({ error }),
       ),
       thread.kind === "spawn" ? "" : readState($, file),
-      $.clock.now(),
+      clock,
       sweepOldStates($, root),
       recordPluginRoot($, root),
     ]);
@@ -219,6 +229,30 @@ function conversationOf($: EngineInterface, thread: Thread): Promise<string[]> {
 /** After a conversation was compacted (the main thread's, or a
  * subagent's): every delivery left it, so the one-minute record must not
  * hold rules back (the engine says how). */
+/** At session start: the rules loaded, and the paths the engine names
+ * for Claude Code to watch, so a prompt while nothing changed asks the
+ * file system nothing (behaviour §5.2.3). */
+export async function watchRules($: EngineInterface): Promise<string[]> {
+  await loadEngine($);
+  const [root, sessionId, now] = await Promise.all([
+    $.session.root(),
+    $.session.id(),
+    $.clock.now(),
+  ]);
+  return serial(sessionId, async () => {
+    const snapshot = await snapshotOf($, root);
+    await refresh($, snapshot, now, "prompt");
+    const paths = snapshot.ws.watchPaths();
+    if (paths.length > 0) snapshot.ws.watchStarted();
+    return paths;
+  });
+}
+
+/** Claude Code reported a change below a watched path. */
+export async function fileChanged(path: string): Promise<void> {
+  for (const snapshot of await everySnapshot()) snapshot.ws.fileChanged(path);
+}
+
 export async function compacted($: EngineInterface, agentId?: string): Promise<void> {
   await loadEngine($);
   const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()]);

@@ -6,7 +6,7 @@
 // the repository's ast-grep rules; the WebAssembly engine decides
 // everything (../wasm, built into ./engine), this module only carries.
 import type { EngineInterface, HookFailure, Register } from "claude-code";
-import { compacted, deliver, type Thread } from "./deliver";
+import { compacted, deliver, fileChanged, type Thread, watchRules } from "./deliver";
 import { entryFor, type Kind, logLine } from "./failure";
 import { checkWritten } from "./gate";
 
@@ -32,6 +32,22 @@ export const register: Register = (on) => {
     const result = await next(e);
     if (e.trigger !== "precompute" && result.skip === undefined) await compacted($, e.agentId);
     return result;
+  }).catch((_, e, next) => next(e));
+
+  // Claude Code watches the paths the rules came from and reports each
+  // change, so a prompt while nothing changed asks the file system
+  // nothing (behaviour §5.2.3). Without the watch (a mod reloaded
+  // mid-session) every event revalidates, as before.
+  on("classic.SessionStart", async ($, e, next) => {
+    const result = await next(e);
+    const paths = await watchRules($);
+    if (paths.length === 0) return result;
+    return { ...result, watchPaths: [...(result.watchPaths ?? []), ...paths] };
+  }).catch((_, e, next) => next(e));
+
+  on("classic.FileChanged", async (_, e, next) => {
+    await fileChanged(e.file_path);
+    return next(e);
   }).catch((_, e, next) => next(e));
 
   on("prompt.submit", async ($, e, next) => {

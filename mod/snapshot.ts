@@ -4,13 +4,16 @@
 // (behaviour §1.2) and says what to list, stat and read; this file only
 // answers, each round's asks all at once. Its first round asks again for
 // every listing the last walk used, and a file is read again only when
-// its size or time changed. Where nested rules folders are, the engine
+// its size or time changed; while Claude Code watches the paths the walk
+// used and reports no change, the engine asks nothing at all (§5.2.3).
+// Where nested rules folders are, the engine
 // asks of git (`ls-files`, which knows what is ignored) once, and again
 // only after an event that may have moved one. Documents: one `$.fs.stat`
 // per document a delivery is about to render, read again only when it
-// changed.
+// changed, and not stat'ed at all while the watch covers it and saw no
+// change.
 import type { EngineInterface } from "claude-code";
-import { type Asks, Workspace } from "./engine/rule_fairy_wasm";
+import { type Asks, type RequestKind, Workspace } from "./engine/rule_fairy_wasm";
 
 type Seen = { size: number; mtimeMs: number };
 
@@ -52,10 +55,22 @@ export class Snapshot {
   }
 }
 
-/** Brings the configuration and the rules up to date: answers the
- * engine's asks, round after round, until it asks nothing. */
-export async function refresh($: EngineInterface, s: Snapshot): Promise<void> {
-  let asks: Asks = s.ws.startRefresh();
+/** The copies made so far, for Claude Code's reports of changed files. */
+export async function everySnapshot(): Promise<Snapshot[]> {
+  const made = await Promise.allSettled(snapshots.values());
+  return made.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+}
+
+/** Brings the configuration and the rules up to date for an event of
+ * `kind` at `now`: answers the engine's asks, round after round, until it
+ * asks nothing. */
+export async function refresh(
+  $: EngineInterface,
+  s: Snapshot,
+  now: number,
+  kind: RequestKind,
+): Promise<void> {
+  let asks: Asks = s.ws.startRefreshAt(now, kind);
   while (asks.list.length + asks.stat.length + asks.read.length + asks.git.length > 0) {
     await Promise.all([
       ...asks.list.map((dir) =>
@@ -116,6 +131,8 @@ export async function refreshDocuments(
 }
 
 async function syncDocument($: EngineInterface, s: Snapshot, doc: string): Promise<void> {
+  // Checked before, and the engine says nothing below the watch changed.
+  if (s.docs.has(doc) && s.ws.documentUnchanged(doc)) return;
   // Where it really is decides whether it is inside the project, so the
   // one stat asks for that too.
   const stat = await $.fs.stat(doc, { resolve: true }).catch(() => null);

@@ -121,7 +121,7 @@ pub use hosts::version;
 pub mod claude {
     pub use crate::hosts::claude::gate::gate_answer;
     pub use crate::hosts::claude::state::{after_compaction, held_by, session_report};
-    pub use crate::hosts::claude::workspace::{ClaudeWorkspace, EventRequest};
+    pub use crate::hosts::claude::workspace::{ClaudeWorkspace, EventRequest, RequestKind};
 }
 
 /// Codex's side: one hook's whole decision over the process's [`Host`](codex::Host),

@@ -48,6 +48,7 @@
 //! | `tree`, `git` | the files those are read from: the working tree, or one git commit |
 //! | `language`, `languages` | language names, the grammars compiled in, `languageGlobs` |
 //! | `rules` | loading and checking each [`Rule`] |
+//! | `scope` | which rules a check of some files needs: those that can judge them |
 //! | `walk` | which files a scan reads |
 //! | `source` | reading one of them within the gate's bounds |
 //! | `scan` | one file's text against the rules of its language |
@@ -68,6 +69,7 @@ mod languages;
 mod rule_test;
 mod rules;
 mod scan;
+mod scope;
 mod source;
 mod tree;
 mod walk;
@@ -89,6 +91,7 @@ use git::GitTree;
 use rule_test::{read_tests, run_tests};
 use rules::load_rules;
 use scan::{scan_source, SourceScan};
+use scope::Scope;
 use source::read_source;
 use tree::{RuleTree, WorkTree};
 use walk::{relative_name, targets, Target};
@@ -100,6 +103,9 @@ pub struct Gate {
     tree: Box<dyn RuleTree>,
     config: GateConfig,
     rules: Vec<Rule>,
+    /// The files the gate was loaded to check, when it holds only the
+    /// rules that can judge them ([`Gate::load_for`]).
+    scope: Option<Vec<Target>>,
 }
 
 /// What a scan read and found.
@@ -178,18 +184,66 @@ impl Gate {
         Gate::from_tree(root, tree)
     }
 
-    fn from_tree(root: PathBuf, tree: Box<dyn RuleTree>) -> Result<Gate, GateError> {
+    /// Loads the gate to check only `files` (relative to the project root),
+    /// from the working tree or, with `reference`, from that commit: the
+    /// per-write check. Only the rules whose language and `files`/`ignores`
+    /// can judge one of the files are compiled; a rule that cannot is not
+    /// read for errors either (the scan of record still is, behaviour
+    /// §8.4). Such a gate checks those files ([`Gate::check_files`]) and
+    /// nothing else.
+    pub fn load_for(
+        project_root: &Path,
+        reference: Option<&str>,
+        files: &[PathBuf],
+    ) -> Result<Gate, GateError> {
+        let root = canonical_root(project_root)?;
+        let tree: Box<dyn RuleTree> = match reference {
+            Some(reference) => Box::new(GitTree::open(&root, reference)?),
+            None => Box::new(WorkTree::new(&root)),
+        };
         let config = read_config(tree.as_ref())?;
-        let rules = load_rules(tree.as_ref(), &config)?;
+        let targets = written_targets(&root, files);
+        let scope = Scope::new(
+            targets
+                .iter()
+                .filter_map(|t| Some((t.name.clone(), config.language_globs.language_of(&t.name)?)))
+                .collect(),
+        );
+        let rules = load_rules(tree.as_ref(), &config, Some(&scope))?;
         Ok(Gate {
             root,
             tree,
             config,
             rules,
+            scope: Some(targets),
         })
     }
 
-    /// The rules, in the order their files were found.
+    fn from_tree(root: PathBuf, tree: Box<dyn RuleTree>) -> Result<Gate, GateError> {
+        let config = read_config(tree.as_ref())?;
+        let rules = load_rules(tree.as_ref(), &config, None)?;
+        Ok(Gate {
+            root,
+            tree,
+            config,
+            rules,
+            scope: None,
+        })
+    }
+
+    /// Refuses to judge the project with a gate that holds only the rules
+    /// for some files: it would pass what the other rules catch.
+    fn whole(&self) -> Result<(), GateError> {
+        match self.scope {
+            None => Ok(()),
+            Some(_) => Err(GateError::new(
+                "this gate was loaded to check some files only; load the whole gate to scan, test or list its rules",
+            )),
+        }
+    }
+
+    /// The rules, in the order their files were found; for a gate loaded
+    /// for some files ([`Gate::load_for`]), those that can judge them.
     pub fn rules(&self) -> &[Rule] {
         &self.rules
     }
@@ -225,21 +279,22 @@ impl Gate {
     /// project, or is of no language a rule is written for has nothing to
     /// report; the scan of record ([`Gate::scan`]) is where the whole tree
     /// is held to the rules.
+    ///
+    /// A gate loaded for some files checks only those: any other file is
+    /// an error, as its rules may not have been loaded.
     pub fn check_files(&self, files: &[PathBuf]) -> Result<ScanReport, GateError> {
-        let mut chosen = Vec::new();
-        for file in files {
-            let Ok(path) = self.root.join(file).canonicalize() else {
-                continue;
-            };
-            if !path.starts_with(&self.root) || !path.is_file() {
-                continue;
+        let chosen = written_targets(&self.root, files);
+        if let Some(scope) = &self.scope {
+            if let Some(other) = chosen
+                .iter()
+                .find(|t| !scope.iter().any(|s| s.path == t.path))
+            {
+                return Err(GateError::new(format!(
+                    "this gate was loaded to check other files, not {}",
+                    other.name
+                )));
             }
-            chosen.push(Target {
-                name: relative_name(&self.root, &path),
-                path,
-            });
         }
-        chosen.dedup_by(|a, b| a.path == b.path);
         self.scan_targets(&chosen)
     }
 
@@ -247,6 +302,7 @@ impl Gate {
     /// directories (relative to the project root). A path that does not
     /// exist is an error.
     pub fn scan(&self, paths: &[PathBuf]) -> Result<ScanReport, GateError> {
+        self.whole()?;
         if self.rules.is_empty() {
             // Still refuse a missing path: the answer must not depend on
             // whether rules exist.
@@ -323,11 +379,13 @@ impl Gate {
 
     /// Runs every rule test.
     pub fn test(&self) -> Result<TestReport, GateError> {
+        self.whole()?;
         Ok(run_tests(&self.rules, &self.tests()?))
     }
 
     /// Each rule with its language and how many test cases cover it.
     pub fn coverage(&self) -> Result<Vec<RuleCoverage>, GateError> {
+        self.whole()?;
         let tests = self.tests()?;
         Ok(self
             .rules
@@ -348,6 +406,26 @@ impl Gate {
             })
             .collect())
     }
+}
+
+/// The written files that exist as regular files inside the project, each
+/// once; the others have nothing to report.
+fn written_targets(root: &Path, files: &[PathBuf]) -> Vec<Target> {
+    let mut chosen = Vec::new();
+    for file in files {
+        let Ok(path) = root.join(file).canonicalize() else {
+            continue;
+        };
+        if !path.starts_with(root) || !path.is_file() {
+            continue;
+        }
+        chosen.push(Target {
+            name: relative_name(root, &path),
+            path,
+        });
+    }
+    chosen.dedup_by(|a, b| a.path == b.path);
+    chosen
 }
 
 /// Runs `job` over `items` on every core, keeping the input order; the
@@ -404,5 +482,5 @@ fn parallel<T: Sync, R: Send>(
 /// parse) mean the check could not be done: report them, do not treat them
 /// as clean.
 pub fn check_files(project_root: &Path, files: &[PathBuf]) -> Result<ScanReport, GateError> {
-    Gate::load(project_root)?.check_files(files)
+    Gate::load_for(project_root, None, files)?.check_files(files)
 }

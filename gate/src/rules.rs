@@ -14,6 +14,7 @@ use crate::config::GateConfig;
 use crate::error::GateError;
 use crate::finding::Severity;
 use crate::language::{is_compiled, parse_language, SupportLang};
+use crate::scope::Scope;
 use crate::tree::RuleTree;
 use crate::yaml::{self, Document};
 
@@ -51,11 +52,14 @@ impl Rule {
     /// Whether the rule's `files`/`ignores` let it judge a project-relative
     /// path (ast-grep's reading: `ignores` first, then `files` if given).
     pub fn applies_to(&self, path: &str) -> bool {
-        if self.ignores.as_ref().is_some_and(|g| g.is_match(path)) {
-            return false;
-        }
-        self.files.as_ref().is_none_or(|g| g.is_match(path))
+        globs_admit(self.files.as_ref(), self.ignores.as_ref(), path)
     }
+}
+
+/// Whether `files`/`ignores` let a rule judge a project-relative path:
+/// `ignores` first, then `files` if given, as ast-grep reads them.
+pub(crate) fn globs_admit(files: Option<&GlobSet>, ignores: Option<&GlobSet>, path: &str) -> bool {
+    !ignores.is_some_and(|g| g.is_match(path)) && files.is_none_or(|g| g.is_match(path))
 }
 
 /// What is read of a rule before ast-grep parses it: ast-grep would panic
@@ -105,8 +109,13 @@ pub(crate) fn rule_files(
     Ok(files)
 }
 
-/// Loads every rule of the project; the first bad rule stops the load.
-pub(crate) fn load_rules(tree: &dyn RuleTree, config: &GateConfig) -> Result<Vec<Rule>, GateError> {
+/// Loads the project's rules, every one or (with a `scope`) those that can
+/// judge the scope's files; the first bad rule loaded stops the load.
+pub(crate) fn load_rules(
+    tree: &dyn RuleTree,
+    config: &GateConfig,
+    scope: Option<&Scope>,
+) -> Result<Vec<Rule>, GateError> {
     let mut rules: Vec<Rule> = Vec::new();
     let mut seen: HashMap<String, (String, usize)> = HashMap::new();
     for path in rule_files(tree, config)? {
@@ -114,7 +123,7 @@ pub(crate) fn load_rules(tree: &dyn RuleTree, config: &GateConfig) -> Result<Vec
             continue;
         };
         let file = tree.display(&path);
-        for rule in parse_rule_file(&file, &text)? {
+        for rule in parse_rule_file(&file, &text, scope)? {
             if let Some((other, line)) = seen.get(rule.id()) {
                 return Err(GateError::at(
                     &file,
@@ -134,16 +143,23 @@ pub(crate) fn load_rules(tree: &dyn RuleTree, config: &GateConfig) -> Result<Vec
 
 /// Parses the rules of one file; `file` is the name messages use. A file
 /// with no rule in it (empty, or only comments and `---`) is an error: a
-/// rule emptied by mistake must not pass every file.
-pub(crate) fn parse_rule_file(file: &str, text: &str) -> Result<Vec<Rule>, GateError> {
+/// rule emptied by mistake must not pass every file. With a `scope`, a
+/// rule that cannot judge its files is left out, uncompiled.
+pub(crate) fn parse_rule_file(
+    file: &str,
+    text: &str,
+    scope: Option<&Scope>,
+) -> Result<Vec<Rule>, GateError> {
     let mut rules = Vec::new();
+    let mut documents = 0;
     for doc in yaml::documents(text) {
         let Some(line) = doc.content_line else {
             continue;
         };
-        rules.push(parse_rule(file, &doc, line)?);
+        documents += 1;
+        rules.extend(parse_rule(file, &doc, line, scope)?);
     }
-    if rules.is_empty() {
+    if documents == 0 {
         return Err(GateError::in_file(
             file,
             "the rule file holds no rule; give it one or delete it",
@@ -172,17 +188,33 @@ const RULE_KEYS: &[&str] = &[
     "metadata",
 ];
 
-fn parse_rule(file: &str, doc: &Document<'_>, line: usize) -> Result<Rule, GateError> {
+/// One rule, compiled; `None` when a `scope` is given and the rule, read
+/// cleanly, cannot judge any of its files.
+fn parse_rule(
+    file: &str,
+    doc: &Document<'_>,
+    line: usize,
+    scope: Option<&Scope>,
+) -> Result<Option<Rule>, GateError> {
     // One parse on the way that succeeds; the checks that explain a
     // failure better than ast-grep does run only when something is wrong.
     let serializable: SerializableRuleConfig<SupportLang> =
         match ast_grep_config::from_str(doc.text) {
             Ok(serializable) => serializable,
             Err(e) => {
+                if scope.is_some_and(|s| rules_itself_out(file, doc, line, s)) {
+                    return Ok(None);
+                }
                 explain_failure(file, doc, line)?;
                 return Err(yaml::error(file, doc, "invalid rule: ", &e));
             }
         };
+    if scope.is_some_and(|s| {
+        is_compiled(serializable.language) && !s.has_language(serializable.language)
+    }) {
+        // Of another language than every file checked: never compiled.
+        return Ok(None);
+    }
     if !is_compiled(serializable.language) {
         // ast-grep panics when it builds a pattern for a grammar left out.
         explain_failure(file, doc, line)?;
@@ -208,15 +240,38 @@ fn parse_rule(file: &str, doc: &Document<'_>, line: usize) -> Result<Rule, GateE
     } else {
         (None, None)
     };
+    if scope.is_some_and(|s| !s.judged(serializable.language, files.as_ref(), ignores.as_ref())) {
+        return Ok(None);
+    }
     let config = RuleConfig::try_from(serializable, &GlobalRules::default())
         .map_err(|e| rule_error(file, doc, line, &id, e))?;
-    Ok(Rule {
+    Ok(Some(Rule {
         config,
         file: file.to_string(),
         line,
         files,
         ignores,
-    })
+    }))
+}
+
+/// Whether a rule ast-grep could not take is, by what of it reads cleanly
+/// (its `language`, `files` and `ignores`), one that cannot judge the
+/// scope's files: then its fault is the scan of record's to report, not a
+/// check's of files it could never judge.
+fn rules_itself_out(file: &str, doc: &Document<'_>, line: usize, scope: &Scope) -> bool {
+    let Ok(head) = yaml::parse::<Head>(file, doc, "") else {
+        return false;
+    };
+    let Some(Ok(lang)) = head.language.as_deref().map(parse_language) else {
+        return false;
+    };
+    let (Ok(files), Ok(ignores)) = (
+        glob_set(file, line, "", "files", head.files.as_deref()),
+        glob_set(file, line, "", "ignores", head.ignores.as_deref()),
+    ) else {
+        return false;
+    };
+    !scope.judged(lang, files.as_ref(), ignores.as_ref())
 }
 
 /// Names what is wrong with a rule ast-grep could not take: an unknown key

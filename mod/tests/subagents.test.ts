@@ -125,17 +125,21 @@ test("a subagent whose conversation cannot be read gets one error entry, and its
   expect(w.state()).toBeUndefined();
 });
 
-test("an empty task, a 1 MB task and 50 spawns at once each start with their rules", async ($, on) => {
-  const w = world(on, RULES);
-  await $.agent.spawn(spawn(""));
-  expect(injected([w.spawned[0]?.prompt ?? ""])).toEqual(["base.mdc"]);
-  const huge = `${"word ".repeat(200_000)}widget`;
-  await $.agent.spawn(spawn(huge));
-  const hugePrompt = w.spawned[1]?.prompt ?? "";
-  expect(injected([hugePrompt])).toEqual(["base.mdc", "widget.mdc"]);
-  expect(hugePrompt.endsWith(`\n\n${huge}`)).toBe(true);
-  await Promise.all(Array.from({ length: 50 }, (_, i) => $.agent.spawn(spawn(`task ${i}`))));
-  expect(w.spawned.length).toBe(52);
-  expect(w.spawned.slice(2).every((s) => injected([s.prompt]).join() === "base.mdc")).toBe(true);
-  expect(w.state()).toBeUndefined();
-});
+test(
+  "an empty task, a 1 MB task and 50 spawns at once each start with their rules",
+  { timeoutMs: 20_000 },
+  async ($, on) => {
+    const w = world(on, RULES);
+    await $.agent.spawn(spawn(""));
+    expect(injected([w.spawned[0]?.prompt ?? ""])).toEqual(["base.mdc"]);
+    const huge = `${"word ".repeat(200_000)}widget`;
+    await $.agent.spawn(spawn(huge));
+    const hugePrompt = w.spawned[1]?.prompt ?? "";
+    expect(injected([hugePrompt])).toEqual(["base.mdc", "widget.mdc"]);
+    expect(hugePrompt.endsWith(`\n\n${huge}`)).toBe(true);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => $.agent.spawn(spawn(`task ${i}`))));
+    expect(w.spawned.length).toBe(52);
+    expect(w.spawned.slice(2).every((s) => injected([s.prompt]).join() === "base.mdc")).toBe(true);
+    expect(w.state()).toBeUndefined();
+  },
+);

@@ -48,6 +48,9 @@ export type World = {
   runEnvs: (Record<string, string> | undefined)[];
   /** Every path the mod read. */
   reads: string[];
+  /** Every directory the mod listed, and every path it stat'ed. */
+  lists: string[];
+  stats: string[];
   /** The session's id. */
   sessionId: string;
   /** What `$.session.model()` answers. */
@@ -107,6 +110,8 @@ export function world(on: On, files: Record<string, string> = {}): World {
     runs: [],
     runEnvs: [],
     reads: [],
+    lists: [],
+    stats: [],
     sessionId: SESSION,
     model: "claude-opus-5-5",
     platform: "linux",
@@ -200,6 +205,7 @@ export function world(on: On, files: Record<string, string> = {}): World {
     return { value: real !== undefined && (w.files.has(real) || isDir(real)) };
   });
   on("fs.stat", (_$, e) => {
+    w.stats.push(e.path);
     const denied = refused("fs.stat");
     if (denied) return denied;
     const isLink = w.links.has(e.path);
@@ -240,7 +246,11 @@ export function world(on: On, files: Record<string, string> = {}): World {
       };
     return gone(e.path);
   });
+  // Core's answers to the classic events the mod hooks: nothing of its own.
+  on("classic.SessionStart", () => ({}));
+  on("classic.FileChanged", () => ({}));
   on("fs.list", (_$, e) => {
+    w.lists.push(e.path);
     const denied = refused("fs.list");
     if (denied) return denied;
     const real = resolve(e.path);

@@ -48,8 +48,7 @@ impl Setup {
     /// A program in `bin`, a shell script.
     fn program(&self, name: &str, script: &str) {
         let path = self.bin.join(name);
-        fs::write(&path, format!("#!/bin/sh\n{script}")).unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        write_program(&path, format!("#!/bin/sh\n{script}"));
     }
 
     /// Claude Code's record of an install, as `claude plugin install`

@@ -34,8 +34,7 @@ fn platform() -> &'static str {
 fn npm_package(package: &Path, platform_dir: &Path, platform: &str) {
     fs::create_dir_all(package.join("bin")).unwrap();
     let launcher = package.join("bin/rule-fairy.js");
-    fs::write(&launcher, NODE_LAUNCHER).unwrap();
-    fs::set_permissions(&launcher, fs::Permissions::from_mode(0o755)).unwrap();
+    write_program(&launcher, NODE_LAUNCHER);
     let cli = platform_dir.join(format!("@rule-fairy/cli-{platform}"));
     fs::create_dir_all(&cli).unwrap();
     symlink(BIN, cli.join("rule-fairy")).unwrap();
@@ -266,8 +265,7 @@ fn of_several_platform_packages_the_machine_s_is_run() {
     // Another platform's package, copied in with node_modules from elsewhere.
     let other = package.join("node_modules/@rule-fairy/cli-aix-ppc64");
     fs::create_dir_all(&other).unwrap();
-    fs::write(other.join("rule-fairy"), NODE_LAUNCHER).unwrap();
-    fs::set_permissions(other.join("rule-fairy"), fs::Permissions::from_mode(0o755)).unwrap();
+    write_program(other.join("rule-fairy"), NODE_LAUNCHER);
     let out = prompt(&plugin, &project, Some(&prefix.join("bin")), &[]);
     assert_eq!(delivered(&out), vec!["base.mdc"]);
 }

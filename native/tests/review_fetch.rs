@@ -3,7 +3,6 @@
 //! requests through a fake `gh`, and bad input.
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 
 use serde_json::{json, Value};
 
@@ -281,8 +280,7 @@ esac
 
 fn with_fake_gh(repo: &Project, script: &str) -> Vec<(&'static str, String)> {
     let bin = repo.beside("bin");
-    fs::write(bin.join("gh"), script).unwrap();
-    fs::set_permissions(bin.join("gh"), fs::Permissions::from_mode(0o755)).unwrap();
+    write_program(bin.join("gh"), script);
     vec![(
         "PATH",
         format!(

@@ -278,12 +278,10 @@ fn launchers_find_the_program_in_turn() {
         env[0].1 = format!("{}:/usr/bin:/bin", path_dir.display());
         assert_fails(&run(&env, &[]), check);
         let old = sandbox.beside("old").join("rule-fairy");
-        fs::write(
+        write_program(
             &old,
             "#!/bin/sh\necho \"error: unrecognized subcommand '$1'\" >&2\nexit 2\n",
-        )
-        .unwrap();
-        fs::set_permissions(&old, fs::Permissions::from_mode(0o755)).unwrap();
+        );
         env.push(("RULE_FAIRY_BIN", old.display().to_string()));
         let out = run(&env, &["clean"]);
         assert_eq!(out.status.code(), Some(1));

@@ -121,7 +121,7 @@ fn a_fifo_among_the_rules_is_named_and_never_opened() {
         .expect("check returns within 10 s");
     assert_eq!(check.status.code(), Some(1));
     assert!(
-        stdout(&check).contains("error: Not a regular file")
+        stdout(&check).contains("error[rule/unreadable]: Not a regular file")
             && stdout(&check).contains("--> .cursor/rules/pipe.mdc\n"),
         "{}",
         stdout(&check)

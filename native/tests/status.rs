@@ -296,9 +296,7 @@ fn the_status_skill_launcher_picks_the_session_and_runs_only_status_and_doctor()
     let p = rules_project();
     // A program that prints the arguments it was given.
     let fake = p.path("fake-rule-fairy");
-    fs::write(&fake, "#!/bin/sh\nprintf '%s\\n' \"$*\"\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(&fake, fs::Permissions::from_mode(0o755)).unwrap();
+    write_program(&fake, "#!/bin/sh\nprintf '%s\\n' \"$*\"\n");
     let run = |args: &[&str], env: &[(&str, &str)]| {
         let mut command = launch(&p, &launcher)
             .env("RULE_FAIRY_BIN", &fake)

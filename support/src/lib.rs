@@ -52,6 +52,39 @@ rule:
   pattern: eval($ARG)
 ";
 
+/// Writes `text` to `path` as a program (mode 0755) that a test may run
+/// at once. The file is written by a `cp` child process, never opened for
+/// writing in this one: a test process runs many threads, and a child
+/// another thread forks meanwhile inherits every open descriptor until it
+/// execs, so a program this process had just written could fail to start
+/// with "Text file busy".
+pub fn write_program(path: impl AsRef<Path>, text: impl AsRef<[u8]>) {
+    let path = path.as_ref();
+    let draft = path.with_extension("draft");
+    fs::write(&draft, text).unwrap();
+    copy_program(&draft, path);
+    fs::remove_file(&draft).unwrap();
+}
+
+/// Copies the program `from` to `to` (mode 0755), written by a child
+/// process for the reason [`write_program`] gives.
+pub fn copy_program(from: impl AsRef<Path>, to: impl AsRef<Path>) {
+    let (from, to) = (from.as_ref(), to.as_ref());
+    let status = Command::new("install")
+        .arg("-m")
+        .arg("0755")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap_or_else(|e| panic!("install {}: {e}", to.display()));
+    assert!(
+        status.success(),
+        "install {} -> {}",
+        from.display(),
+        to.display()
+    );
+}
+
 /// A project directory in a temporary directory of its own, removed with
 /// everything in it when the project is dropped.
 pub struct Project {

@@ -18,7 +18,7 @@ pub mod playground;
 
 use rule_fairy_engine::claude::after_compaction;
 use rule_fairy_engine::claude::gate_answer;
-use rule_fairy_engine::claude::{ClaudeWorkspace, EventRequest};
+use rule_fairy_engine::claude::{ClaudeWorkspace, EventRequest, RequestKind};
 use rule_fairy_engine::gate_check::read_gate_run;
 use rule_fairy_engine::labels::gate_finding;
 use rule_fairy_engine::session_id_problem;
@@ -200,6 +200,46 @@ impl Workspace {
     #[wasm_bindgen(js_name = startRefresh, unchecked_return_type = "Asks")]
     pub fn start_refresh(&mut self) -> Result<JsValue, JsError> {
         to_js(&self.inner.start_refresh())
+    }
+
+    /// `startRefresh` for an event of `kind` at `now` (`$.clock.now()`):
+    /// all empty, and the project kept, when Claude Code's watch says no
+    /// rule file changed (behaviour §5.2.3).
+    #[wasm_bindgen(js_name = startRefreshAt, unchecked_return_type = "Asks")]
+    pub fn start_refresh_at(
+        &mut self,
+        now: f64,
+        #[wasm_bindgen(unchecked_param_type = "RequestKind")] kind: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let kind: RequestKind = serde_wasm_bindgen::from_value(kind)
+            .map_err(|e| JsError::new(&format!("bad event kind: {e}")))?;
+        to_js(&self.inner.start_refresh_at(now as i64, kind))
+    }
+
+    /// The paths to ask Claude Code to watch (`watchPaths` at session
+    /// start), each with everything below it.
+    #[wasm_bindgen(js_name = watchPaths)]
+    pub fn watch_paths(&mut self) -> Vec<String> {
+        self.inner.watch_paths()
+    }
+
+    /// Whether the document at `path`, checked before, need not be
+    /// stat'ed again for this event: nothing below the watch changed.
+    #[wasm_bindgen(js_name = documentUnchanged)]
+    pub fn document_unchanged(&self, path: &str) -> bool {
+        self.inner.document_unchanged(path)
+    }
+
+    /// Claude Code began watching the `watchPaths`.
+    #[wasm_bindgen(js_name = watchStarted)]
+    pub fn watch_started(&mut self) {
+        self.inner.watch_started();
+    }
+
+    /// Claude Code reported a change below a watched path (`FileChanged`).
+    #[wasm_bindgen(js_name = fileChanged)]
+    pub fn file_changed(&mut self, path: &str) {
+        self.inner.file_changed(path);
     }
 
     /// The next round's `Asks`, all empty once the rules are up to date.

@@ -67,6 +67,18 @@ pub struct Outcome {
     pub actual: Option<Vec<String>>,
 }
 
+/// A fact value a rule's condition can hold under (see
+/// [`Compiled::each_fact_key`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FactKey<'a> {
+    /// The fact of this kind (one of the event's, for lists) equals it.
+    Value(Dimension, &'a str),
+    /// `ci` is known and is this.
+    Ci(bool),
+    /// A branch glob: any known branch may match it.
+    AnyBranch,
+}
+
 /// A branch value, compiled once.
 #[derive(Debug, Clone)]
 enum BranchPattern {
@@ -165,6 +177,37 @@ impl Compiled {
         }
         if c.tools.is_declared() {
             out(Dimension::Tools, any_common(&c.tools, facts.tools.as_ref()));
+        }
+    }
+
+    /// Calls `out` with every fact value under which a fact condition of
+    /// the rule can hold: a condition holds only when the event's fact is
+    /// one of these (or, for a branch glob, when a branch is known), so
+    /// an index keyed by them finds every rule a condition could fire.
+    /// Mirrors [`Compiled::each_fact_condition`].
+    pub(crate) fn each_fact_key<'a>(&'a self, out: &mut impl FnMut(FactKey<'a>)) {
+        let c = &self.conditions;
+        let exact = [
+            (Dimension::Command, &c.command),
+            (Dimension::Project, &c.project),
+            (Dimension::Os, &c.os),
+            (Dimension::Model, &c.model),
+            (Dimension::Agent, &c.agent),
+            (Dimension::Tools, &c.tools),
+        ];
+        for (kind, declared) in exact {
+            for value in &declared.values {
+                out(FactKey::Value(kind, value));
+            }
+        }
+        if let Some((wanted, _)) = c.ci {
+            out(FactKey::Ci(wanted));
+        }
+        for pattern in &self.branch {
+            match pattern {
+                BranchPattern::Exact(exact) => out(FactKey::Value(Dimension::Branch, exact)),
+                BranchPattern::Glob(..) => out(FactKey::AnyBranch),
+            }
         }
     }
 

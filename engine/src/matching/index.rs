@@ -9,17 +9,19 @@
 //! condition held, so a rule is delivered for the path that reached it.
 
 use std::collections::HashSet;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
 use crate::base::error::{Error, ErrorKind, Place};
 use crate::base::paths;
+use crate::matching::candidates::{Posted, PromptCandidates};
 use crate::matching::conditions::Compiled;
 use crate::matching::content_index::ContentIndex;
 use crate::matching::facts::{command_of, Facts};
 use crate::matching::glob;
 use crate::matching::glob_index::GlobIndex;
-use crate::matching::keywords::KeywordMatcher;
+use crate::matching::keywords::{Found, KeywordMatcher};
 use crate::matching::requests::Requests;
 use crate::rules::rule::{GlobSpec, Rule};
 
@@ -31,8 +33,6 @@ struct Entry {
     globs: Vec<GlobSpec>,
     /// Term ids of the prompt trigger: (any of, all of).
     trigger: Option<(Vec<usize>, Vec<usize>)>,
-    /// Position of the first glob that does not compile, and its error.
-    first_invalid: Option<(usize, Error)>,
     conditions: Compiled,
     /// A nested folder's rule: the directory its globs are relative to.
     base: Option<String>,
@@ -209,9 +209,9 @@ pub struct PathMatches {
 #[derive(Debug, Clone)]
 pub struct RuleIndex {
     entries: Vec<Entry>,
-    globs: GlobIndex,
-    /// For each glob in the index: (entry, position among the rule's globs).
-    owners: Vec<(usize, usize)>,
+    /// The globs compiled, at the first event or question about paths: a
+    /// prompt never needs them, and they are most of the build.
+    paths: OnceLock<PathSide>,
     keywords: KeywordMatcher,
     /// Every rule's `fileContains` patterns, compiled together.
     contents: ContentIndex,
@@ -220,6 +220,56 @@ pub struct RuleIndex {
     /// The entries of nested folders' always-on rules, the only rules a
     /// read can bring by path (behaviour §1.2); few, so a list.
     below_base: Vec<usize>,
+    /// The rules behind each term and fact a prompt can hold.
+    candidates: PromptCandidates,
+    /// Whether some rule tests file content (`fileContains`).
+    needs_contents: bool,
+}
+
+/// Every rule's globs compiled and indexed.
+#[derive(Debug, Clone)]
+struct PathSide {
+    globs: GlobIndex,
+    /// For each glob in the index: (entry, position among the rule's globs).
+    owners: Vec<(usize, usize)>,
+    /// For each entry, the position of its first glob that does not
+    /// compile, and the error.
+    first_invalid: Vec<Option<(usize, Error)>>,
+    /// The entries with an invalid glob, ascending.
+    with_invalid: Vec<usize>,
+}
+
+impl PathSide {
+    fn new(entries: &[Entry]) -> PathSide {
+        let mut compiled = Vec::new();
+        let mut owners = Vec::new();
+        let mut first_invalid = Vec::with_capacity(entries.len());
+        for (index, entry) in entries.iter().enumerate() {
+            let mut first = None;
+            for (position, spec) in entry.globs.iter().enumerate() {
+                match compile_glob(spec, entry.base.as_deref()) {
+                    Ok(glob) => {
+                        compiled.push(glob);
+                        owners.push((index, position));
+                    }
+                    Err(e) if first.is_none() => {
+                        first = Some((position, e.or_at(Place::line(&entry.path, spec.line))));
+                    }
+                    Err(_) => {}
+                }
+            }
+            first_invalid.push(first);
+        }
+        let with_invalid = (0..entries.len())
+            .filter(|&at| first_invalid[at].is_some())
+            .collect();
+        PathSide {
+            globs: GlobIndex::new(compiled),
+            owners,
+            first_invalid,
+            with_invalid,
+        }
+    }
 }
 
 impl RuleIndex {
@@ -227,35 +277,22 @@ impl RuleIndex {
     /// patterns do not stop the build; they are reported when an event
     /// reaches them.
     pub fn build(rules: &[Rule]) -> RuleIndex {
-        let keywords = KeywordMatcher::new(
+        // Every rule's terms numbered in one pass: any-of, then required.
+        let (keywords, numbers) = KeywordMatcher::numbering(
             rules
                 .iter()
                 .filter_map(|r| r.trigger.as_ref())
-                .flat_map(|t| t.any_of.iter().chain(&t.requires)),
+                .flat_map(|t| t.any_of.iter().chain(&t.requires).map(String::as_str)),
         );
-        let mut compiled = Vec::new();
-        let mut owners = Vec::new();
+        let mut numbers = numbers.into_iter();
         let mut entries = Vec::with_capacity(rules.len());
-        for (index, rule) in rules.iter().enumerate() {
-            let mut first_invalid = None;
+        for rule in rules {
             let (globs, always_apply) = scoped_globs(rule);
-            for (position, spec) in globs.iter().enumerate() {
-                match compile_glob(spec, rule.base.as_deref()) {
-                    Ok(glob) => {
-                        compiled.push(glob);
-                        owners.push((index, position));
-                    }
-                    Err(e) if first_invalid.is_none() => {
-                        first_invalid =
-                            Some((position, e.or_at(Place::line(&rule.path, spec.line))));
-                    }
-                    Err(_) => {}
-                }
-            }
-            let ids = |terms: &[String]| {
-                terms
-                    .iter()
-                    .filter_map(|t| keywords.id(t))
+            let mut ids = |terms: &[String]| {
+                numbers
+                    .by_ref()
+                    .take(terms.len())
+                    .flatten()
                     .collect::<Vec<_>>()
             };
             entries.push(Entry {
@@ -267,7 +304,6 @@ impl RuleIndex {
                     .trigger
                     .as_ref()
                     .map(|t| (ids(&t.any_of), ids(&t.requires))),
-                first_invalid,
                 conditions: Compiled::new(&rule.conditions),
                 base: rule.base.clone(),
                 below_base: rule.base.is_some() && rule.always_apply,
@@ -282,11 +318,20 @@ impl RuleIndex {
         let below_base = (0..entries.len())
             .filter(|&at| entries[at].below_base)
             .collect();
+        let candidates = PromptCandidates::new(
+            entries.iter().map(|e| Posted {
+                always_apply: e.always_apply,
+                any_of: e.trigger.as_ref().map_or(&[], |(any_of, _)| any_of),
+                conditions: &e.conditions,
+            }),
+            keywords.len(),
+        );
         RuleIndex {
             below_base,
+            candidates,
+            needs_contents: entries.iter().any(|e| e.conditions.has_file_contains()),
             entries,
-            globs: GlobIndex::new(compiled),
-            owners,
+            paths: OnceLock::new(),
             keywords,
             contents,
             requests: Requests::new(rules),
@@ -306,9 +351,12 @@ impl RuleIndex {
     /// Whether some rule tests an edited file's content, so a path event
     /// should read the files it names.
     pub fn needs_contents(&self) -> bool {
-        self.entries
-            .iter()
-            .any(|e| e.conditions.has_file_contains())
+        self.needs_contents
+    }
+
+    /// The globs compiled, on first use.
+    fn path_side(&self) -> &PathSide {
+        self.paths.get_or_init(|| PathSide::new(&self.entries))
     }
 
     /// Every always-on or keyword-matched rule, in name order (behaviour
@@ -331,15 +379,35 @@ impl RuleIndex {
 
     /// The rules a prompt selects given the session's facts, in name order:
     /// those its triggers fire, and those it mentions (behaviour §9.3).
+    /// Only the rules a found term, a fact, a mention or always-on can
+    /// fire are looked at.
     pub fn match_prompt_with(&self, prompt: &str, facts: &Facts) -> Vec<PromptMatch> {
         let found = self.keywords.scan(prompt);
         let derived = command_of(prompt);
         let command = facts.command.as_deref().or(derived.as_deref());
-        let mut mentioned = self.requests.mentioned(prompt).rules.into_iter().peekable();
-        self.entries
-            .iter()
-            .enumerate()
-            .filter_map(|(place, entry)| {
+        let mentioned = self.requests.mentioned(prompt).rules;
+        let candidates =
+            self.candidates
+                .gather(&found, facts, command, mentioned.iter().map(|(at, _)| *at));
+        self.judge_prompt(candidates, mentioned, &found, facts, command)
+    }
+
+    /// Judges the rules at `places` (ascending) at a prompt, each as
+    /// behaviour §2.4 and §9.3 say; `mentioned` (ascending) must be among
+    /// them.
+    fn judge_prompt(
+        &self,
+        places: impl IntoIterator<Item = usize>,
+        mentioned: Vec<(usize, Vec<String>)>,
+        found: &Found,
+        facts: &Facts,
+        command: Option<&str>,
+    ) -> Vec<PromptMatch> {
+        let mut mentioned = mentioned.into_iter().peekable();
+        places
+            .into_iter()
+            .filter_map(|place| {
+                let entry = &self.entries[place];
                 let mentions = match mentioned.peek() {
                     Some((at, _)) if *at == place => mentioned.next().map(|(_, m)| m),
                     _ => None,
@@ -349,12 +417,12 @@ impl RuleIndex {
                 if entry.always_apply {
                     verdict.note(true);
                 }
-                let keywords = self.prompt_terms(entry, &found);
+                let keywords = self.prompt_terms(entry, found);
                 if entry.trigger.is_some() {
                     verdict.note(keywords.is_some());
                 }
                 // No path at a prompt: a path condition does not hold.
-                if !entry.globs.is_empty() || entry.first_invalid.is_some() {
+                if !entry.globs.is_empty() {
                     verdict.note(false);
                 }
                 if entry.conditions.has_file_contains() {
@@ -381,15 +449,27 @@ impl RuleIndex {
             .collect()
     }
 
+    /// [`RuleIndex::match_prompt_with`] judging every rule, as it did
+    /// before posting lists: what the lists must never differ from.
+    #[cfg(test)]
+    fn match_prompt_visiting_all(&self, prompt: &str, facts: &Facts) -> Vec<PromptMatch> {
+        let found = self.keywords.scan(prompt);
+        let derived = command_of(prompt);
+        let command = facts.command.as_deref().or(derived.as_deref());
+        let mentioned = self.requests.mentioned(prompt).rules;
+        self.judge_prompt(0..self.entries.len(), mentioned, &found, facts, command)
+    }
+
     /// The matched terms when the rule's prompt trigger holds.
-    fn prompt_terms(&self, entry: &Entry, found: &[bool]) -> Option<Vec<String>> {
+    fn prompt_terms(&self, entry: &Entry, found: &Found) -> Option<Vec<String>> {
         let (any_of, requires) = entry.trigger.as_ref()?;
-        let holds = requires.iter().all(|id| found[*id]) && any_of.iter().any(|id| found[*id]);
+        let holds = requires.iter().all(|id| found.contains(*id))
+            && any_of.iter().any(|id| found.contains(*id));
         holds.then(|| {
             any_of
                 .iter()
                 .chain(requires)
-                .filter(|id| found[**id])
+                .filter(|id| found.contains(**id))
                 .map(|id| self.keywords.terms()[*id].clone())
                 .collect()
         })
@@ -425,13 +505,15 @@ impl RuleIndex {
     /// Whether a read of `path` (project-relative) may bring a nested
     /// folder's always-on rule: one lookup in the glob set.
     pub(crate) fn read_may_reach_below_base(&self, path: &str) -> bool {
-        !self.below_base.is_empty()
-            && self
-                .globs
-                .matches(&paths::normalize_for_match(path))
-                .0
-                .into_iter()
-                .any(|id| self.entries[self.owners[id].0].below_base)
+        if self.below_base.is_empty() {
+            return false;
+        }
+        let side = self.path_side();
+        side.globs
+            .matches(&paths::normalize_for_match(path))
+            .0
+            .into_iter()
+            .any(|id| self.entries[side.owners[id].0].below_base)
     }
 
     /// The rules each path selects: paths in the order given, each path's
@@ -450,9 +532,7 @@ impl RuleIndex {
         // Each invalid glob or pattern is reported once per event; a flag per
         // rule keeps that check constant whatever the number of paths.
         let mut glob_reported = vec![false; self.entries.len()];
-        let with_invalid: Vec<usize> = (0..self.entries.len())
-            .filter(|&i| self.entries[i].first_invalid.is_some())
-            .collect();
+        let side = self.path_side();
         let mut any_path = false;
         // A path named twice selects what it selected the first time.
         let mut seen: HashSet<String> = HashSet::with_capacity(paths.len());
@@ -499,7 +579,7 @@ impl RuleIndex {
                     .enumerate()
                     .filter_map(|(i, hit)| hit.map(|_| i)),
             );
-            reached.extend_from_slice(&with_invalid);
+            reached.extend_from_slice(&side.with_invalid);
             reached.sort_unstable();
             reached.dedup();
             for index in reached {
@@ -510,7 +590,7 @@ impl RuleIndex {
                     .map(|at| first[at].1);
                 // The original tries globs in order and fails on the first
                 // invalid one it reaches before a match.
-                if let Some((invalid_at, error)) = &entry.first_invalid {
+                if let Some((invalid_at, error)) = &side.first_invalid[index] {
                     if glob_held.is_none_or(|p| p > *invalid_at) {
                         if !glob_reported[index] {
                             glob_reported[index] = true;
@@ -566,9 +646,10 @@ impl RuleIndex {
     /// declaration order).
     fn first_globs(&self, path: &str, errors: &mut Vec<Error>) -> Vec<(usize, usize)> {
         let mut first: Vec<(usize, usize)> = Vec::new();
-        let (matched, uncompiled) = self.globs.matches(path);
+        let side = self.path_side();
+        let (matched, uncompiled) = side.globs.matches(path);
         for glob_id in matched {
-            let (entry, position) = self.owners[glob_id];
+            let (entry, position) = side.owners[glob_id];
             match first.last_mut() {
                 Some(last) if last.0 == entry => last.1 = last.1.min(position),
                 _ => first.push((entry, position)),
@@ -577,7 +658,7 @@ impl RuleIndex {
         // A glob the regex engine refused (too large) is as invalid as a
         // malformed one, found late.
         for glob_id in uncompiled {
-            let (entry, position) = self.owners[glob_id];
+            let (entry, position) = side.owners[glob_id];
             let (rule, spec) = (&self.entries[entry], &self.entries[entry].globs[position]);
             let error = Error::at(
                 Place::line(&rule.path, spec.line),
@@ -625,7 +706,7 @@ impl RuleIndex {
     /// problem whatever the path: some rule tests content (`fileContains`
     /// reads any file) or has an invalid glob (reported for any path).
     pub fn any_path_may_select(&self) -> bool {
-        self.needs_contents() || self.entries.iter().any(|e| e.first_invalid.is_some())
+        self.needs_contents() || !self.path_side().with_invalid.is_empty()
     }
 
     /// Whether a glob of some rule matches `path` (or could not be
@@ -634,10 +715,11 @@ impl RuleIndex {
     /// which this is false selects nothing.
     pub fn glob_reaches(&self, path: &str) -> bool {
         let plain = !path.starts_with(['/', '.']) && !path.contains('\\');
+        let globs = &self.path_side().globs;
         if plain {
-            self.globs.reaches(path)
+            globs.reaches(path)
         } else {
-            self.globs.reaches(&paths::normalize_for_match(path))
+            globs.reaches(&paths::normalize_for_match(path))
         }
     }
 
@@ -646,13 +728,14 @@ impl RuleIndex {
     /// project (a typo, a moved folder). Invalid globs are left out; they
     /// are errors of their own.
     pub fn globs_matching_none<S: AsRef<str>>(&self, files: &[S]) -> Vec<(&str, usize, &str)> {
-        let mut matched = vec![false; self.owners.len()];
-        let mut left = self.owners.len();
+        let side = self.path_side();
+        let mut matched = vec![false; side.owners.len()];
+        let mut left = side.owners.len();
         for file in files {
             if left == 0 {
                 break;
             }
-            for id in self
+            for id in side
                 .globs
                 .matches(&paths::normalize_for_match(file.as_ref()))
                 .0
@@ -663,7 +746,7 @@ impl RuleIndex {
                 }
             }
         }
-        self.owners
+        side.owners
             .iter()
             .zip(matched)
             .filter(|(_, hit)| !hit)
@@ -677,9 +760,10 @@ impl RuleIndex {
 
     /// The invalid globs of every rule, found when the index was built.
     pub fn invalid_globs(&self) -> impl Iterator<Item = &Error> {
-        self.entries
+        let side = self.path_side();
+        side.with_invalid
             .iter()
-            .filter_map(|e| e.first_invalid.as_ref().map(|(_, error)| error))
+            .filter_map(|&at| side.first_invalid[at].as_ref().map(|(_, error)| error))
     }
 
     /// The compiled conditions of a rule, for `explain`.
@@ -974,3 +1058,6 @@ mod tests {
         assert_eq!(path_names(&index, &["src/a.clj"]), vec!["seq.mdc"]);
     }
 }
+
+#[cfg(test)]
+mod selection_tests;

@@ -24,9 +24,28 @@ pub(crate) fn is_word_term(term: &str) -> bool {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct KeywordMatcher {
     terms: Vec<String>,
-    ids: HashMap<String, usize>,
     word: Vec<bool>,
+    /// Term to id, built at the first [`KeywordMatcher::id`]: the index
+    /// numbers its terms as it builds and never asks.
+    ids: OnceLock<HashMap<String, usize>>,
     automaton: OnceLock<Option<AhoCorasick>>,
+}
+
+/// The terms a prompt holds: their ids, ascending, each once. As many as
+/// the prompt holds, not as many as the rules declare.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Found(Vec<usize>);
+
+impl Found {
+    /// Whether the term `id` occurs.
+    pub(crate) fn contains(&self, id: usize) -> bool {
+        self.0.binary_search(&id).is_ok()
+    }
+
+    /// The ids found, ascending.
+    pub(crate) fn ids(&self) -> &[usize] {
+        &self.0
+    }
 }
 
 /// An automaton over literal strings. A contiguous NFA builds in
@@ -51,27 +70,52 @@ impl KeywordMatcher {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
+        let terms: Vec<S> = terms.into_iter().collect();
+        KeywordMatcher::numbering(terms.iter().map(AsRef::as_ref)).0
+    }
+
+    /// Builds the matcher and numbers its input: for each term given, in
+    /// order, its id (`None` for an empty term). One pass, and each
+    /// distinct term copied once: building the index over thousands of
+    /// rules goes through here.
+    pub(crate) fn numbering<'a>(
+        terms: impl IntoIterator<Item = &'a str>,
+    ) -> (Self, Vec<Option<usize>>) {
         let mut distinct: Vec<String> = Vec::new();
-        let mut ids = HashMap::new();
-        for term in terms {
-            let term = term.as_ref();
-            if !term.is_empty() && !ids.contains_key(term) {
-                ids.insert(term.to_string(), distinct.len());
-                distinct.push(term.to_string());
-            }
-        }
+        let mut ids: HashMap<&'a str, usize> = HashMap::new();
+        let numbers = terms
+            .into_iter()
+            .map(|term| {
+                (!term.is_empty()).then(|| {
+                    *ids.entry(term).or_insert_with(|| {
+                        distinct.push(term.to_string());
+                        distinct.len() - 1
+                    })
+                })
+            })
+            .collect();
         let word = distinct.iter().map(|t| is_word_term(t)).collect();
-        KeywordMatcher {
+        let matcher = KeywordMatcher {
             terms: distinct,
-            ids,
             word,
+            ids: OnceLock::new(),
             automaton: OnceLock::new(),
-        }
+        };
+        (matcher, numbers)
     }
 
     /// The id of a term, for reading [`KeywordMatcher::scan`]'s answer.
     pub(crate) fn id(&self, term: &str) -> Option<usize> {
-        self.ids.get(term).copied()
+        self.ids
+            .get_or_init(|| {
+                let mut ids = HashMap::with_capacity(self.terms.len());
+                for (id, term) in self.terms.iter().enumerate() {
+                    ids.insert(term.clone(), id);
+                }
+                ids
+            })
+            .get(term)
+            .copied()
     }
 
     /// The distinct terms, indexed by id.
@@ -79,14 +123,18 @@ impl KeywordMatcher {
         &self.terms
     }
 
-    /// Which terms occur in the prompt, indexed by term id.
-    pub(crate) fn scan(&self, prompt: &str) -> Vec<bool> {
-        let mut found = vec![false; self.terms.len()];
+    /// How many distinct terms the matcher holds.
+    pub(crate) fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Which terms occur in the prompt.
+    pub(crate) fn scan(&self, prompt: &str) -> Found {
         let automaton = self
             .automaton
             .get_or_init(|| (!self.terms.is_empty()).then(|| literal_automaton(&self.terms)));
         let Some(automaton) = automaton else {
-            return found;
+            return Found::default();
         };
         let lowered = prompt.to_lowercase();
         let bytes = lowered.as_bytes();
@@ -95,23 +143,29 @@ impl KeywordMatcher {
                 .get(i)
                 .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         };
-        let mut remaining = self.terms.len();
+        let mut found: Vec<usize> = Vec::new();
+        // Repeats are folded now and then, so a prompt repeating one term
+        // holds a list as long as its distinct terms, not its hits.
+        let mut folded = 0;
         for hit in automaton.find_overlapping_iter(&lowered) {
             let id = hit.pattern().as_usize();
-            if found[id] {
+            let word_before = hit.start() > 0 && is_word_byte(hit.start() - 1);
+            if self.word[id] && (word_before || is_word_byte(hit.end())) {
                 continue;
             }
-            let word_before = hit.start() > 0 && is_word_byte(hit.start() - 1);
-            let bounded = !self.word[id] || !(word_before || is_word_byte(hit.end()));
-            if bounded {
-                found[id] = true;
-                remaining -= 1;
-                if remaining == 0 {
+            found.push(id);
+            if found.len() >= 2 * folded + 64 {
+                found.sort_unstable();
+                found.dedup();
+                folded = found.len();
+                if folded == self.terms.len() {
                     break;
                 }
             }
         }
-        found
+        found.sort_unstable();
+        found.dedup();
+        Found(found)
     }
 }
 
@@ -121,7 +175,7 @@ mod tests {
 
     fn hits(term: &str, prompt: &str) -> bool {
         let m = KeywordMatcher::new([term]);
-        m.scan(prompt)[0]
+        m.scan(prompt).contains(0)
     }
 
     #[test]
@@ -156,16 +210,35 @@ mod tests {
     #[test]
     fn overlapping_terms_are_all_found() {
         let m = KeywordMatcher::new(["service", "vice", "ice"]);
-        assert_eq!(m.scan("a service"), vec![true, false, false]);
-        assert_eq!(m.scan("vice, ice"), vec![false, true, true]);
+        assert_eq!(m.scan("a service").ids(), [0]);
+        assert_eq!(m.scan("vice, ice").ids(), [1, 2]);
+        assert_eq!(m.scan("vice service").ids(), [0, 1]);
+    }
+
+    #[test]
+    fn found_terms_are_sparse_and_each_once() {
+        let m = KeywordMatcher::new((0..1_000).map(|i| format!("t{i}")));
+        let prompt = "t7 t3 t7 ".repeat(10_000);
+        assert_eq!(m.scan(&prompt).ids(), [3, 7]);
+        let every: String = (0..1_000).map(|i| format!("t{i} t{i} ")).collect();
+        assert_eq!(m.scan(&every).ids().len(), 1_000);
+    }
+
+    #[test]
+    fn numbering_gives_each_input_its_id() {
+        let (m, ids) = KeywordMatcher::numbering(["b", "", "a", "b"]);
+        assert_eq!(ids, vec![Some(0), None, Some(1), Some(0)]);
+        assert_eq!(m.terms(), ["b", "a"]);
+        assert_eq!((m.id("a"), m.id("c")), (Some(1), None));
     }
 
     #[test]
     fn empty_matcher_and_prompt() {
         assert!(KeywordMatcher::new(Vec::<String>::new())
             .scan("anything")
+            .ids()
             .is_empty());
-        assert_eq!(KeywordMatcher::new(["a"]).scan(""), vec![false]);
+        assert!(KeywordMatcher::new(["a"]).scan("").ids().is_empty());
     }
 }
 
@@ -179,7 +252,9 @@ mod doc_examples {
         use crate::matching::keywords::KeywordMatcher;
         let m = KeywordMatcher::new(["deftest", "mdc file"]);
         let found = m.scan("Fix the DEFTEST in these MDC files");
-        assert!(found[m.id("deftest").unwrap()] && found[m.id("mdc file").unwrap()]);
-        assert!(!m.scan("mydeftesthelper")[m.id("deftest").unwrap()]);
+        assert!(
+            found.contains(m.id("deftest").unwrap()) && found.contains(m.id("mdc file").unwrap())
+        );
+        assert!(!m.scan("mydeftesthelper").contains(m.id("deftest").unwrap()));
     }
 }

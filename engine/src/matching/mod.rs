@@ -4,6 +4,7 @@
 //! or did not (the rule found by its name, what a delivery record would do
 //! with it), and that in words.
 
+pub(crate) mod candidates;
 pub(crate) mod conditions;
 pub(crate) mod content_index;
 pub(crate) mod describe;

@@ -460,7 +460,7 @@ fn keyword_check(rule: &Rule, prompt: Option<&str>) -> Option<Check> {
                 term: term.clone(),
                 found: found
                     .as_ref()
-                    .and_then(|(m, found)| m.id(term).map(|id| found[id]))
+                    .and_then(|(m, found)| m.id(term).map(|id| found.contains(id)))
                     .unwrap_or(false),
             })
             .collect()

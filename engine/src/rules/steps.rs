@@ -357,6 +357,16 @@ impl HostAnswers {
         self.folders = None;
     }
 
+    /// Every path the last walk listed or stat'ed, sorted: what a change
+    /// to would change the walk.
+    pub(crate) fn answered_paths(&self) -> Vec<String> {
+        self.slots
+            .iter()
+            .filter(|(_, slot)| slot.list.is_some() || slot.stat.is_some())
+            .map(|(path, _)| path.clone())
+            .collect()
+    }
+
     /// Before the walk runs again over the answers.
     pub(crate) fn replay(&self) {
         self.asked.borrow_mut().clear();

@@ -178,8 +178,11 @@ fn run_check(args: &CheckArgs) -> Result<ExitCode, String> {
             path.as_deref().and_then(std::path::Path::to_str),
         ))?;
     }
-    let gate = load(&args.common)?;
+    let root = project_root(args.common.project.as_deref())?;
     let files = from_here(&args.files)?;
+    // Only the rules that can judge these files are loaded (behaviour §8.4).
+    let gate = Gate::load_for(Path::new(&root), args.common.rules_from.as_deref(), &files)
+        .map_err(|e| e.to_string())?;
     let scan = gate.check_files(&files).map_err(|e| e.to_string())?;
     print_report(&gate, &scan, &args.output)?;
     Ok(scan_status(&scan))

@@ -12,7 +12,9 @@ use std::process::Output;
 use std::thread;
 use std::time::{Duration, Instant};
 
-pub(crate) use rule_fairy_test_support::{feed, stderr, stdout, Project, Run};
+pub(crate) use rule_fairy_test_support::{
+    copy_program, feed, stderr, stdout, write_program, Project, Run,
+};
 use serde_json::Value;
 
 /// The built binary.
@@ -91,7 +93,7 @@ pub(crate) fn installed(rel: &str) -> Project {
     for rel in [rel, "hooks/find-program"] {
         let copy = plugin.path(rel);
         fs::create_dir_all(copy.parent().unwrap()).unwrap();
-        fs::copy(repo_root().join(rel), &copy).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        copy_program(repo_root().join(rel), &copy);
     }
     plugin
 }

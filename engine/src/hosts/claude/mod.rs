@@ -8,4 +8,5 @@ pub(crate) mod facts;
 pub(crate) mod gate;
 pub(crate) mod labels;
 pub(crate) mod state;
+pub(crate) mod watch;
 pub(crate) mod workspace;

@@ -19,6 +19,7 @@ use crate::hosts::claude::event::{decide, due_in, Circumstances, Outcome};
 use crate::hosts::claude::facts::HostFacts;
 use crate::hosts::claude::labels::loading_problem;
 use crate::hosts::claude::state::SessionState;
+use crate::hosts::claude::watch::{self, Watch};
 use crate::hosts::failure::{delivery_failed, failure_summary};
 use crate::hosts::gate_check::gate_probes;
 use crate::hosts::shell::{
@@ -108,8 +109,11 @@ impl ThreadRequest {
 #[serde(rename_all = "lowercase")]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub enum RequestKind {
+    /// The person's prompt, or a subagent's task.
     Prompt,
+    /// An edit tool wrote `file`.
     Edit,
+    /// A shell command ran.
     Shell,
     /// The Read tool read `file` (behaviour §9.2).
     Read,
@@ -204,6 +208,8 @@ pub struct ClaudeWorkspace {
     limits: FrameLimits,
     /// Where the instruction files are, as git last listed them.
     instruction_dirs: InstructionListing,
+    /// Whether Claude Code's file watch lets a refresh be skipped.
+    watch: Watch,
 }
 
 /// What git said of the instruction files' places (behaviour §5.2.2).
@@ -239,6 +245,7 @@ impl ClaudeWorkspace {
             project: None,
             limits: FrameLimits::default(),
             instruction_dirs: InstructionListing::Unasked,
+            watch: Watch::default(),
         }
     }
 
@@ -267,6 +274,50 @@ impl ClaudeWorkspace {
         asks
     }
 
+    /// [`start_refresh`](Self::start_refresh) for an event of `kind` at
+    /// `now`, unless Claude Code's watch says nothing changed (behaviour
+    /// §5.2.3): then nothing is asked and the project stays as it is.
+    pub fn start_refresh_at(&mut self, now: i64, kind: RequestKind) -> Asks {
+        let wrote = matches!(kind, RequestKind::Edit | RequestKind::Shell);
+        let skip = self.project.is_some() && self.watch.may_skip(now, wrote);
+        self.watch.skipped(skip);
+        if skip {
+            return Asks::default();
+        }
+        self.watch.begin(now);
+        self.start_refresh()
+    }
+
+    /// The paths to ask Claude Code to watch: the outermost of those the
+    /// last walk listed or stat'ed and of the documents the rules import
+    /// (a watched directory is watched with everything below it). Empty
+    /// before the first refresh.
+    pub fn watch_paths(&mut self) -> Vec<String> {
+        let mut paths = self.answers.answered_paths();
+        paths.extend(self.imported_documents().unwrap_or_default());
+        paths.sort_unstable();
+        paths.dedup();
+        watch::outermost(&paths)
+    }
+
+    /// Claude Code began watching [`watch_paths`](Self::watch_paths).
+    pub fn watch_started(&mut self) {
+        let watched = self.watch_paths();
+        self.watch.started(watched);
+    }
+
+    /// Whether the document at `path`, checked before, need not be
+    /// checked again for this event: its refresh was skipped under the
+    /// watch, and the watch covers the document (behaviour §5.2.3).
+    pub fn document_unchanged(&self, path: &str) -> bool {
+        self.watch.unchanged(path)
+    }
+
+    /// Claude Code reported that `path`, below a watched path, changed.
+    pub fn file_changed(&mut self, _path: &str) {
+        self.watch.changed();
+    }
+
     /// Runs the walk again over the answers so far: what it still needs,
     /// or nothing when the rules are up to date (the project loads again
     /// only when something changed).
@@ -278,6 +329,7 @@ impl ClaudeWorkspace {
         if !asks.is_empty() && self.rounds < MAX_ROUNDS {
             return asks;
         }
+        self.watch.finished();
         if self.answers.finish() || self.project.is_none() {
             self.project = Some(loaded.map(|(config, source, rules)| {
                 Project::from_rules(&self.root, config, source, rules)
@@ -1098,6 +1150,93 @@ mod tests {
             asks = ws.next_asks();
         }
         rounds
+    }
+
+    /// [`rounds`] for an event of `kind` at `now`, as the mod refreshes.
+    fn rounds_at(
+        ws: &mut ClaudeWorkspace,
+        fs: &MemoryFs,
+        now: i64,
+        kind: RequestKind,
+    ) -> Vec<Asks> {
+        let mut rounds = Vec::new();
+        let mut asks = ws.start_refresh_at(now, kind);
+        while !asks.is_empty() {
+            crate::rules::steps::answer_from(&mut ws.answers, fs, &asks);
+            rounds.push(asks);
+            asks = ws.next_asks();
+        }
+        rounds
+    }
+
+    fn body_of(ws: &mut ClaudeWorkspace, name: &str) -> String {
+        ws.project()
+            .unwrap()
+            .rules
+            .get(name)
+            .unwrap()
+            .body()
+            .to_string()
+    }
+
+    #[test]
+    fn under_the_watch_a_prompt_asks_nothing_until_a_change_is_reported() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "# A")
+            .add_file("/p/.cursor/rules/deep/b.mdc", "# B");
+        let mut ws = ClaudeWorkspace::new("/p", "/p");
+        // Before the watch, every prompt asks again.
+        assert!(!rounds_at(&mut ws, &fs, 1_000, RequestKind::Prompt).is_empty());
+        assert!(!rounds_at(&mut ws, &fs, 1_100, RequestKind::Prompt).is_empty());
+        let watched = ws.watch_paths();
+        assert!(
+            watched.contains(&"/p/.cursor/rules".to_string()),
+            "{watched:?}"
+        );
+        assert!(!watched.iter().any(|p| p.starts_with("/p/.cursor/rules/")));
+        assert!(!watched.contains(&"/p".to_string()), "{watched:?}");
+        ws.watch_started();
+        // The first refresh under the watch is full; then nothing is asked.
+        assert!(!rounds_at(&mut ws, &fs, 1_200, RequestKind::Prompt).is_empty());
+        assert!(rounds_at(&mut ws, &fs, 1_300, RequestKind::Prompt).is_empty());
+        assert!(rounds_at(&mut ws, &fs, 1_400, RequestKind::Read).is_empty());
+        // A change reported: the next prompt sees the rule as edited,
+        // added or deleted.
+        fs.add_file_with_time("/p/.cursor/rules/deep/b.mdc", "# B, revised", 5);
+        fs.add_file("/p/.cursor/rules/c.mdc", "# C");
+        ws.file_changed("/p/.cursor/rules/deep/b.mdc");
+        assert!(!rounds_at(&mut ws, &fs, 1_500, RequestKind::Prompt).is_empty());
+        assert_eq!(body_of(&mut ws, "deep/b.mdc"), "# B, revised");
+        assert_eq!(ws.project().unwrap().rules.names().len(), 3);
+        assert!(rounds_at(&mut ws, &fs, 1_600, RequestKind::Prompt).is_empty());
+        fs.remove("/p/.cursor/rules/c.mdc");
+        ws.file_changed("/p/.cursor/rules/c.mdc");
+        rounds_at(&mut ws, &fs, 1_700, RequestKind::Prompt);
+        assert_eq!(ws.project().unwrap().rules.names().len(), 2);
+    }
+
+    #[test]
+    fn a_change_the_watch_missed_is_seen_by_the_next_edit_or_within_the_bound() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "# A");
+        let mut ws = ClaudeWorkspace::new("/p", "/p");
+        ws.watch_started();
+        rounds_at(&mut ws, &fs, 1_000, RequestKind::Prompt);
+        fs.add_file_with_time("/p/.cursor/rules/a.mdc", "# A, revised", 5);
+        // No change reported: a prompt keeps what it had...
+        assert!(rounds_at(&mut ws, &fs, 2_000, RequestKind::Prompt).is_empty());
+        assert_eq!(body_of(&mut ws, "a.mdc"), "# A");
+        // ...an edit or a shell command, which may have written it, does not.
+        assert!(!rounds_at(&mut ws, &fs, 2_100, RequestKind::Edit).is_empty());
+        assert_eq!(body_of(&mut ws, "a.mdc"), "# A, revised");
+        assert!(!rounds_at(&mut ws, &fs, 2_200, RequestKind::Shell).is_empty());
+        // Missed, with no write between: seen once the last full refresh
+        // is older than the bound.
+        fs.add_file_with_time("/p/.cursor/rules/a.mdc", "# A, third", 6);
+        let bound = 2_200 + watch::FULL_REFRESH_MS;
+        assert!(rounds_at(&mut ws, &fs, bound - 1, RequestKind::Prompt).is_empty());
+        assert!(!rounds_at(&mut ws, &fs, bound, RequestKind::Prompt).is_empty());
+        assert_eq!(body_of(&mut ws, "a.mdc"), "# A, third");
     }
 
     #[test]
