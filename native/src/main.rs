@@ -212,6 +212,11 @@ impl Command {
 /// clap exits), a missing project, unreadable input.
 pub(crate) const CANNOT_RUN: u8 = 2;
 
+/// A command's error as its JSON answer: `{"error": {"message", "exitCode"}}`.
+pub(crate) fn json_error(message: &str) -> String {
+    serde_json::json!({"error": {"message": message, "exitCode": CANNOT_RUN}}).to_string()
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let json = cli.command.wants_json();
@@ -238,9 +243,7 @@ fn main() -> ExitCode {
             // Asked for JSON, the error comes as JSON too, on standard output
             // where the answer would have been.
             if json {
-                let error =
-                    serde_json::json!({"error": {"message": message, "exitCode": CANNOT_RUN}});
-                let _ = crate::output::print_line(&error.to_string());
+                let _ = crate::output::print_line(&json_error(&message));
             }
             ExitCode::from(CANNOT_RUN)
         }

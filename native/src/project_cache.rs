@@ -41,7 +41,10 @@ const FILE: &str = "project.bin";
 const TEMPORARY: &str = "project.bin.tmp";
 
 /// What starts every cache file: a foreign file is passed over at once.
-const MAGIC: &[u8; 8] = b"RFCACHE1";
+/// Its number goes up when the kept layout changes (the configuration's
+/// values and the rules' sequence items gained their places in 2), so a build of the same version
+/// never misreads another's cache.
+const MAGIC: &[u8; 8] = b"RFCACHE2";
 
 /// The program's version: a cache is never trusted across versions.
 const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -62,6 +62,67 @@ fn the_human_format_shows_the_column_the_line_and_a_marker() {
 }
 
 #[test]
+fn a_config_error_marks_the_key_or_value_it_is_about() {
+    let p = Project::new();
+    p.write(
+        "rule-fairy.edn",
+        "{:rules {:dirs [\".cursor/rules\"]}\n :notify \"no\"\n :formats [:claude :cursorrules]}\n",
+    )
+    .write(".cursor/rules/a.mdc", "---\nalwaysApply: true\n---\nA\n");
+    let human = stdout(&run(&p, &["check"]));
+    assert!(human.contains(" --> rule-fairy.edn:2:10\n"), "{human}");
+    assert!(human.contains("2 |  :notify \"no\"\n"), "{human}");
+    assert!(human.contains("  |          ^^^^\n"), "{human}");
+    assert!(human.contains(" --> rule-fairy.edn:3:20\n"), "{human}");
+    let github = stdout(&run(&p, &["check", "--format", "github"]));
+    assert!(
+        github.contains("::error file=rule-fairy.edn,line=3,col=20,endLine=3,endColumn=32,title=config/invalid-value::"),
+        "{github}"
+    );
+    let json: Value = serde_json::from_str(&stdout(&run(&p, &["check", "--json"]))).unwrap();
+    let notify = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["line"] == 2)
+        .expect("the :notify finding");
+    assert_eq!(
+        (notify["column"].clone(), notify["endColumn"].clone()),
+        (10.into(), 14.into())
+    );
+    let sarif = assert_valid_sarif(&stdout(&run(&p, &["check", "--format", "sarif"])));
+    let regions: Vec<&Value> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["locations"][0]["physicalLocation"]["region"])
+        .collect();
+    assert!(
+        regions
+            .iter()
+            .any(|r| r["startLine"] == 3 && r["startColumn"] == 20 && r["endColumn"] == 32),
+        "{regions:?}"
+    );
+}
+
+#[test]
+fn a_glob_that_matches_no_file_is_marked_where_it_is_written() {
+    let p = Project::new();
+    p.write("src/a.ts", "x\n").write(
+        ".cursor/rules/r.mdc",
+        "---\nglobs:\n  - src/**\n  - src/nowhere/**\n---\nBody\n",
+    );
+    let github = stdout(&run(&p, &["check", "--format", "github"]));
+    assert!(
+        github.contains("::warning file=.cursor/rules/r.mdc,line=4,col=5,endLine=4,endColumn=19,title=rule/glob-matches-nothing::"),
+        "{github}"
+    );
+    let human = stdout(&run(&p, &["check"]));
+    assert!(human.contains("4 |   - src/nowhere/**\n"), "{human}");
+    assert!(human.contains("  |     ^^^^^^^^^^^^^^\n"), "{human}");
+}
+
+#[test]
 fn colour_is_asked_for_or_refused_and_no_color_is_honoured() {
     let p = violating();
     assert!(stdout(&run(&p, &["gate", "scan", "--color", "always"])).contains("\x1b["));

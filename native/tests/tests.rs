@@ -25,6 +25,7 @@ mod project_cache;
 mod requested;
 mod review_bundle;
 mod review_fetch;
+mod review_json;
 mod review_layout;
 mod review_plan;
 mod rule_formats;

@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use crate::base::finding::Span;
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
@@ -278,8 +279,9 @@ pub enum ErrorKind {
     ImportHeadingMissing {
         /// The import path as the rule wrote it, without the fragment.
         path: String,
-        /// The heading looked for: decoded and lower-cased.
-        heading: String,
+        /// The heading looked for: decoded and lower-cased (boxed, as
+        /// `nearest`: every error carries the largest kind's size).
+        heading: Box<str>,
         /// The document's heading slug it most likely misspells (boxed:
         /// every error carries the largest kind's size).
         nearest: Option<Box<str>>,
@@ -534,12 +536,20 @@ pub struct Error {
     pub kind: ErrorKind,
     /// The file and line, when the problem is in a file.
     pub place: Option<Place>,
+    /// Where on the place's line, when the reader knows (a key or value of
+    /// `rule-fairy.edn`); `check` carries it to the finding. Boxed, so an
+    /// error stays small enough to return by value.
+    pub span: Option<Box<Span>>,
 }
 
 impl Error {
     /// An error with no place yet.
     pub fn new(kind: ErrorKind) -> Self {
-        Error { kind, place: None }
+        Error {
+            kind,
+            place: None,
+            span: None,
+        }
     }
 
     /// An error at a file or line.
@@ -547,7 +557,14 @@ impl Error {
         Error {
             kind,
             place: Some(place),
+            span: None,
         }
+    }
+
+    /// The same error, pointing at `span` on its line.
+    pub fn with_span(mut self, span: Span) -> Self {
+        self.span = Some(Box::new(span));
+        self
     }
 
     /// Adds a place unless the error already has one.
@@ -703,7 +720,7 @@ mod tests {
         assert_eq!(
             text(ErrorKind::ImportHeadingMissing {
                 path: path(),
-                heading: "setup".to_string(),
+                heading: "setup".into(),
                 nearest: None,
             }),
             "Rule import heading does not exist: doc/a.md#setup"
@@ -711,7 +728,7 @@ mod tests {
         assert_eq!(
             text(ErrorKind::ImportHeadingMissing {
                 path: path(),
-                heading: "rollback".to_string(),
+                heading: "rollback".into(),
                 nearest: Some("roll-back".into()),
             }),
             "Rule import heading does not exist: doc/a.md#rollback; did you mean doc/a.md#roll-back?"

@@ -244,6 +244,7 @@ impl Finding {
     pub fn from_error(error: &Error, fallback: &Place) -> Self {
         let place = error.place.clone().unwrap_or_else(|| fallback.clone());
         Finding::error(Code::of_error(&error.kind), place, error.message())
+            .with_span(error.span.as_deref().copied())
     }
 
     /// Whether its severity is [`Severity::Error`].

@@ -185,6 +185,40 @@ fn value_span(field: &Field, needle: &str) -> Option<Span> {
     key_span(field)
 }
 
+/// Where an item of a field is written (a glob, a term): the line and
+/// span of the item line or flow sequence that holds it, or the key's
+/// line and `value_span` for a value on one line.
+pub(crate) fn item_place(field: &Field, item: &str) -> (usize, Option<Span>) {
+    if !item.is_empty() {
+        for written in &field.item_lines {
+            if let Some(offset) = written.text.find(item) {
+                let column = written.column + written.text[..offset].chars().count();
+                return (written.line, Some(Span::at(column, item.chars().count())));
+            }
+        }
+    }
+    (field.line, value_span(field, item))
+}
+
+/// Where a glob of `rule` is written, given the line of the field that
+/// declared it and its normalised pattern (a glob the index names): the
+/// item that normalises to it, placed as the glob lints place theirs.
+pub(crate) fn glob_place(rule: &Rule, line: usize, pattern: &str) -> Option<(usize, Option<Span>)> {
+    let field = rule
+        .document
+        .frontmatter
+        .as_ref()?
+        .fields
+        .iter()
+        .find(|field| field.line == line)?;
+    let item = field
+        .value
+        .items()
+        .into_iter()
+        .find(|item| crate::base::paths::normalize_for_match(item) == pattern);
+    Some(item_place(field, item.as_deref().unwrap_or(pattern)))
+}
+
 /// Whether a field is a trigger key with a value that declares something.
 fn declares_a_trigger(field: &Field) -> bool {
     let key = field.key.to_lowercase();
@@ -581,8 +615,10 @@ fn lint_globs(field: &Field, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>
     for item in field.value.items() {
         let first = out.len();
         lint_glob(field, &item, from_sequence, &place, out);
+        let (line, span) = item_place(field, &item);
         for finding in &mut out[first..] {
-            finding.span = value_span(field, &item);
+            finding.place = at(line);
+            finding.span = span;
         }
     }
 }
@@ -1104,6 +1140,14 @@ mod span_tests {
             )),
             "{found:?}"
         );
+    }
+
+    #[test]
+    fn a_sequence_item_finding_points_at_the_item_on_its_line() {
+        let found = spans("---\nglobs:\n  - ok/**\n  -  src/[\n---\nBody\n");
+        assert!(found.contains(&(4, Some(Span::at(6, 5)))), "{found:?}");
+        let flow = spans("---\npaths: [\"ok/**\", \"src/[\"]\n---\nBody\n");
+        assert!(flow.contains(&(2, Some(Span::at(19, 5)))), "{flow:?}");
     }
 
     #[test]

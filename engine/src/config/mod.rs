@@ -6,6 +6,7 @@ pub(crate) mod formats;
 
 use crate::base::contain::Containment;
 use crate::base::error::{Error, ErrorKind, Place, Result};
+use crate::base::finding::Span;
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::base::text::closest;
@@ -87,8 +88,13 @@ pub struct ShellHook {
     pub codex: bool,
 }
 
-fn at(file: &str, line: usize, kind: ErrorKind) -> Error {
+fn at_line(file: &str, line: usize, kind: ErrorKind) -> Error {
     Error::at(Place::line(file, line), kind)
+}
+
+/// An error pointing at a key or value as written: its line and columns.
+fn at(file: &str, written: &Edn, kind: ErrorKind) -> Error {
+    at_line(file, written.line, kind).with_span(written.span())
 }
 
 fn unknown_keys(entries: &[(Edn, Edn)], allowed: &[&str]) -> Vec<String> {
@@ -112,11 +118,11 @@ fn with_nearest(unknown: Vec<String>, allowed: &[&str]) -> Vec<(String, Option<S
         .collect()
 }
 
-fn first_unknown_line(entries: &[(Edn, Edn)], allowed: &[&str]) -> usize {
+fn first_unknown<'a>(entries: &'a [(Edn, Edn)], allowed: &[&str]) -> Option<&'a Edn> {
     entries
         .iter()
         .find(|(key, _)| !allowed.iter().any(|name| key.value.is_keyword(name)))
-        .map_or(1, |(key, _)| key.line)
+        .map(|(key, _)| key)
 }
 
 /// Checks a nested map's keys; `label` is the key as it appears in messages.
@@ -129,20 +135,19 @@ fn nested_map<'a>(
     let entries = value.value.as_map().ok_or_else(|| {
         at(
             file,
-            value.line,
+            value,
             ErrorKind::ConfigSectionNotMap {
                 section: label.to_string(),
             },
         )
     })?;
-    let unknown = unknown_keys(entries, allowed);
-    if !unknown.is_empty() {
+    if let Some(first) = first_unknown(entries, allowed) {
         return Err(at(
             file,
-            first_unknown_line(entries, allowed),
+            first,
             ErrorKind::UnknownConfigKeys {
                 section: Some(label.to_string()),
-                keys: with_nearest(unknown, allowed),
+                keys: with_nearest(unknown_keys(entries, allowed), allowed),
             },
         ));
     }
@@ -204,7 +209,7 @@ impl Config {
     /// Like [`Config::parse`], naming `file` in every error.
     pub fn parse_file(text: &str, file: &str) -> Result<Config> {
         let form = edn::read(text).map_err(|e| {
-            at(
+            at_line(
                 file,
                 e.line,
                 ErrorKind::ConfigSyntax {
@@ -213,21 +218,22 @@ impl Config {
                     column: e.column,
                 },
             )
+            .with_span(Span::at(e.column, 1))
         })?;
         let Some(form) = form else {
-            return Err(at(file, 1, ErrorKind::ConfigNotMap));
+            return Err(at_line(file, 1, ErrorKind::ConfigNotMap));
         };
+        let not_map = at(file, &form, ErrorKind::ConfigNotMap);
         let Value::Map(entries) = form.value else {
-            return Err(at(file, form.line, ErrorKind::ConfigNotMap));
+            return Err(not_map);
         };
-        let unknown = unknown_keys(&entries, TOP_LEVEL_KEYS);
-        if !unknown.is_empty() {
+        if let Some(first) = first_unknown(&entries, TOP_LEVEL_KEYS) {
             return Err(at(
                 file,
-                first_unknown_line(&entries, TOP_LEVEL_KEYS),
+                first,
                 ErrorKind::UnknownConfigKeys {
                     section: None,
-                    keys: with_nearest(unknown, TOP_LEVEL_KEYS),
+                    keys: with_nearest(unknown_keys(&entries, TOP_LEVEL_KEYS), TOP_LEVEL_KEYS),
                 },
             ));
         }
@@ -283,7 +289,7 @@ impl Config {
             let entries = nested_map(&self.file, rules, ":rules", &["dirs", "extensions"])?;
             if let Some(value) = lookup(entries, "dirs") {
                 dirs = strings(value, true, |s| !s.is_empty())
-                    .ok_or_else(|| at(&self.file, value.line, ErrorKind::RuleDirsValue))?;
+                    .ok_or_else(|| at(&self.file, value, ErrorKind::RuleDirsValue))?;
                 // Rule sources stay inside the project (behaviour §1.1):
                 // the line is the offending entry's own.
                 let items = value.value.as_sequential().unwrap_or_default();
@@ -291,7 +297,7 @@ impl Config {
                     if !within(root, dir) {
                         return Err(at(
                             &self.file,
-                            item.line,
+                            item,
                             ErrorKind::RuleDirOutsideProject { dir: dir.clone() },
                         ));
                     }
@@ -299,7 +305,7 @@ impl Config {
             }
             if let Some(value) = lookup(entries, "extensions") {
                 extensions = strings(value, true, is_extension)
-                    .ok_or_else(|| at(&self.file, value.line, ErrorKind::RuleExtensionsValue))?;
+                    .ok_or_else(|| at(&self.file, value, ErrorKind::RuleExtensionsValue))?;
             }
         }
         let dirs = dirs
@@ -329,7 +335,7 @@ impl Config {
         let items = value.value.as_sequential().ok_or_else(|| {
             at(
                 &self.file,
-                value.line,
+                value,
                 ErrorKind::FormatsValue { known: known() },
             )
         })?;
@@ -342,7 +348,7 @@ impl Config {
             let Some(layout) = layout else {
                 return Err(at(
                     &self.file,
-                    item.line,
+                    item,
                     ErrorKind::UnknownFormat {
                         format: item.to_string(),
                         known: known(),
@@ -383,7 +389,7 @@ impl Config {
                 *target = strings(value, true, |s| !s.trim().is_empty()).ok_or_else(|| {
                     at(
                         &self.file,
-                        value.line,
+                        value,
                         ErrorKind::GateDirsValue {
                             key: field.to_string(),
                         },
@@ -393,7 +399,7 @@ impl Config {
         }
         if let Some(value) = lookup(entries, "unchecked") {
             gate.unchecked = strings(value, true, |s| !s.trim().is_empty())
-                .ok_or_else(|| at(&self.file, value.line, ErrorKind::GateUncheckedValue))?;
+                .ok_or_else(|| at(&self.file, value, ErrorKind::GateUncheckedValue))?;
         }
         Ok(gate)
     }
@@ -408,7 +414,7 @@ impl Config {
             let entries = nested_map(&self.file, value, ":shell-hook", &["claude", "codex"])?;
             for (key, value) in entries {
                 let Value::Bool(on) = value.value else {
-                    return Err(at(&self.file, value.line, ErrorKind::ShellHookValue));
+                    return Err(at(&self.file, value, ErrorKind::ShellHookValue));
                 };
                 if key.value.is_keyword("claude") {
                     hook.claude = on;
@@ -427,7 +433,7 @@ impl Config {
             None => Ok(true),
             Some(value) => match value.value {
                 Value::Bool(on) => Ok(on),
-                _ => Err(at(&self.file, value.line, ErrorKind::SubagentsValue)),
+                _ => Err(at(&self.file, value, ErrorKind::SubagentsValue)),
             },
         }
     }
@@ -439,7 +445,7 @@ impl Config {
             None => Ok(true),
             Some(value) => match value.value {
                 Value::Bool(on) => Ok(on),
-                _ => Err(at(&self.file, value.line, ErrorKind::NotifyValue)),
+                _ => Err(at(&self.file, value, ErrorKind::NotifyValue)),
             },
         }
     }
@@ -466,7 +472,7 @@ impl Config {
                 .collect());
         };
         let names = strings(files, false, |s| !s.trim().is_empty())
-            .ok_or_else(|| at(&self.file, files.line, ErrorKind::InstructionFilesValue))?;
+            .ok_or_else(|| at(&self.file, files, ErrorKind::InstructionFilesValue))?;
         Ok(names
             .iter()
             .map(|name| paths::normalize_for_match(name))
@@ -626,6 +632,41 @@ mod tests {
         assert_eq!(err.place, Some(Place::line(CONFIG_FILE, 3)));
         let syntax = Config::parse("{:rules\n {:dirs [\"a\"}}").unwrap_err();
         assert_eq!(syntax.place, Some(Place::line(CONFIG_FILE, 2)));
+    }
+
+    #[test]
+    fn errors_point_at_the_key_or_value_as_written() {
+        // (text, the error's line, the columns it marks)
+        let cases: [(&str, usize, (usize, usize)); 8] = [
+            ("{:rules {:dirs [\"a\"]}\n :notifi true}", 2, (2, 9)),
+            ("{:rules {:dir [\"a\"]}}", 1, (10, 14)),
+            ("{:notify \"no\"}", 1, (10, 14)),
+            ("{:formats [:claude :cursorrules]}", 1, (20, 32)),
+            ("{:formats :claude}", 1, (11, 18)),
+            ("{:rules {:dirs [\"a\" \"../x\"]}}", 1, (21, 27)),
+            ("{:shell-hook {:codex \"yes\"}}", 1, (22, 27)),
+            ("{:gate\n  {:dirs\n   [\n  ]}}", 3, (4, 5)),
+        ];
+        for (text, line, (column, end_column)) in cases {
+            let config = Config::parse(text);
+            let error = match config {
+                Err(e) => e,
+                Ok(config) => config.validate("/p").remove(0),
+            };
+            assert_eq!(error.place, Some(Place::line(CONFIG_FILE, line)), "{text}");
+            assert_eq!(
+                error.span.as_deref(),
+                Some(&Span { column, end_column }),
+                "{text}: {}",
+                error.message()
+            );
+        }
+        let syntax = Config::parse("{:a 1\n :b}").unwrap_err();
+        assert_eq!(
+            syntax.span.as_deref(),
+            Some(&Span::at(1, 1)),
+            "the map that is odd"
+        );
     }
 
     #[test]

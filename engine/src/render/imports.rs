@@ -611,7 +611,7 @@ impl<'a> Resolver<'a> {
                 ErrorKind::ImportHeadingMissing {
                     path: directive.path.clone(),
                     nearest: nearest_slug(&wanted, document.slugs.keys()),
-                    heading: wanted,
+                    heading: wanted.into(),
                 },
             )),
         }

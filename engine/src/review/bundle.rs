@@ -208,6 +208,7 @@ fn budget_error(error: Error, bytes: usize, rules: usize, paths: usize) -> Error
             paths,
         },
         place: error.place,
+        span: error.span,
     }
 }
 

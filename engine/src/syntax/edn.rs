@@ -1,15 +1,33 @@
 //! A reader for the EDN that `rule-fairy.edn` needs: maps, vectors, lists,
 //! sets, keywords, symbols, strings, characters, numbers, booleans and nil,
-//! with comments, discards and tagged literals. Every value keeps the line it
-//! started on, so configuration errors can name it.
+//! with comments, discards and tagged literals. Every value keeps the line
+//! and columns it was written on, so configuration errors can point at it.
 
 use std::fmt;
 
-/// A value read from EDN, with the 1-based line where it starts.
+use crate::base::finding::Span;
+
+/// A value read from EDN, with the 1-based line where it starts and its
+/// columns on that line (in characters).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Edn {
     pub value: Value,
     pub line: usize,
+    /// The column of its first character.
+    pub column: usize,
+    /// The column just past its last character when it ends on its first
+    /// line; just past its opening delimiter when it goes on below.
+    pub end_column: usize,
+}
+
+impl Edn {
+    /// Where the value is written on its first line.
+    pub(crate) fn span(&self) -> Span {
+        Span {
+            column: self.column,
+            end_column: self.end_column.max(self.column + 1),
+        }
+    }
 }
 
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -193,7 +211,7 @@ pub(crate) fn read(text: &str) -> Result<Option<Edn>, SyntaxError> {
         if let Some(extra) = reader.next_value()? {
             return Err(SyntaxError {
                 line: extra.line,
-                column: 1,
+                column: extra.column,
                 message: "rule-fairy.edn must hold a single form; found another after the first"
                     .to_string(),
             });
@@ -275,7 +293,7 @@ impl Reader {
     }
 
     fn value(&mut self) -> Result<Edn, SyntaxError> {
-        let line = self.line;
+        let (line, column) = (self.line, self.column);
         let c = self.peek().expect("caller checked for a character");
         let value = match c {
             '(' | '[' | '{' => {
@@ -289,7 +307,7 @@ impl Reader {
                 match c {
                     '(' => Value::List(items),
                     '[' => Value::Vector(items),
-                    _ => self.map(items, line)?,
+                    _ => self.map(items, line, column)?,
                 }
             }
             ')' | ']' | '}' => return self.error(format!("Unmatched delimiter: {c}")),
@@ -323,7 +341,19 @@ impl Reader {
             }
             _ => self.atom()?,
         };
-        Ok(Edn { value, line })
+        // A value that goes on below its first line is marked by where it
+        // opens: the rest of that line may hold other values.
+        let end_column = if self.line == line {
+            self.column
+        } else {
+            column + 1
+        };
+        Ok(Edn {
+            value,
+            line,
+            column,
+            end_column,
+        })
     }
 
     fn items(&mut self, close: char, start_line: usize) -> Result<Vec<Edn>, SyntaxError> {
@@ -377,11 +407,11 @@ impl Reader {
         self.value().map(Some)
     }
 
-    fn map(&self, items: Vec<Edn>, line: usize) -> Result<Value, SyntaxError> {
+    fn map(&self, items: Vec<Edn>, line: usize, column: usize) -> Result<Value, SyntaxError> {
         if !items.len().is_multiple_of(2) {
             return Err(SyntaxError {
                 line,
-                column: 1,
+                column,
                 message: "Map literal must contain an even number of forms".to_string(),
             });
         }
@@ -391,7 +421,7 @@ impl Reader {
             if entries.iter().any(|(k, _)| *k == key) {
                 return Err(SyntaxError {
                     line: key.line,
-                    column: 1,
+                    column: key.column,
                     message: format!("Duplicate key: {key}"),
                 });
             }
@@ -568,6 +598,30 @@ mod tests {
         assert_eq!(read_one("[1 #_ 2 3]").to_string(), "[1 3]");
         assert_eq!(read_one("#_ {:a 1} [:b]").to_string(), "[:b]");
         assert!(matches!(read_one("\"\\u00e9\"").value, Value::Str(ref s) if s == "é"));
+    }
+
+    #[test]
+    fn values_keep_their_columns() {
+        let edn = read_one("{:rules {:dirs [\"a\"  \"é\"]}\n :notify\n [1\n  2]}");
+        let map = edn.value.as_map().unwrap();
+        let spans = |e: &Edn| (e.line, e.span().column, e.span().end_column);
+        // The outer map goes on below line 1: it is marked by its brace.
+        assert_eq!(spans(&edn), (1, 1, 2));
+        assert_eq!(spans(&map[0].0), (1, 2, 8));
+        assert_eq!(spans(&map[0].1), (1, 9, 27));
+        let dirs = map[0].1.value.as_map().unwrap()[0]
+            .1
+            .value
+            .as_sequential()
+            .unwrap();
+        // Columns count characters, not bytes: `é` is one.
+        assert_eq!(spans(&dirs[1]), (1, 22, 25));
+        assert_eq!(spans(&map[1].0), (2, 2, 9));
+        assert_eq!(spans(&map[1].1), (3, 2, 3));
+        let duplicate = read("{:a 1\n   :a 2}").unwrap_err();
+        assert_eq!((duplicate.line, duplicate.column), (2, 4));
+        let extra = read("{}  [1]").unwrap_err();
+        assert_eq!((extra.line, extra.column), (1, 5));
     }
 
     #[test]

@@ -28,6 +28,22 @@ pub struct Field {
     /// scalars and continued lines folded); `None` for a sequence or a
     /// value YAML cannot read.
     pub scalar: Option<String>,
+    /// Where a sequence's items are written: each `- item` line's number,
+    /// the column its item starts at and the item as written; for a flow
+    /// sequence, the key's line from the value on. Empty for other
+    /// values. `check` points at an item inside them.
+    pub item_lines: Vec<WrittenItem>,
+}
+
+/// An item of a sequence as it is written on its line.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct WrittenItem {
+    /// 1-based line in the rule file.
+    pub line: usize,
+    /// 1-based column, in characters, where `text` starts.
+    pub column: usize,
+    /// The line's text from that column on.
+    pub text: String,
 }
 
 /// A line inside the block that is not a field (a comment, an indented
@@ -166,6 +182,7 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
             .take_while(|line| is_list_item(line))
             .count();
         let mut scalar = None;
+        let mut item_lines = Vec::new();
         let value = if let Some(header) = block_header(value) {
             let taken = block_lines(&lines[i + 1..], header.indent);
             let text = read_block(&lines[i + 1..=i + taken], &header);
@@ -181,6 +198,22 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
                 .iter()
                 .map(|l| format!("{l}\n"))
                 .collect();
+            item_lines = lines[i + 1..=i + items]
+                .iter()
+                .enumerate()
+                .map(|(n, line)| {
+                    let item = line
+                        .trim_start_matches([' ', '\t'])
+                        .strip_prefix('-')
+                        .unwrap_or_default()
+                        .trim_start_matches([' ', '\t']);
+                    WrittenItem {
+                        line: line_no + 1 + n,
+                        column: line[..line.len() - item.len()].chars().count() + 1,
+                        text: item.to_string(),
+                    }
+                })
+                .collect();
             i += items;
             yaml_sequence(&snippet).unwrap_or_else(|e| {
                 fm.list_errors.push(IgnoredLine {
@@ -190,7 +223,15 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
                 FieldValue::Text(String::new())
             })
         } else if value.starts_with('[') && value.ends_with(']') {
-            yaml_sequence(value).unwrap_or_else(|_| FieldValue::Text(value.to_string()))
+            let read = yaml_sequence(value);
+            if read.is_ok() {
+                item_lines.push(WrittenItem {
+                    line: line_no,
+                    column: value_column,
+                    text: value.to_string(),
+                });
+            }
+            read.unwrap_or_else(|_| FieldValue::Text(value.to_string()))
         } else {
             FieldValue::Text(value.to_string())
         };
@@ -205,6 +246,7 @@ fn parse_block(lines: &[&str], first_line: usize) -> Frontmatter {
             line: line_no,
             value_column,
             scalar,
+            item_lines,
         });
         i += 1;
     }

@@ -10,7 +10,7 @@ use rule_fairy_engine::patch;
 use super::artifacts::{Mode, ReviewDir};
 use super::meta::{parse_diff_meta, to_json};
 use super::revision::rules_revision;
-use super::{build_bundle, load_project};
+use super::{build_bundle, load_project, Done};
 
 /// Reads `[--patch <file>]`.
 pub(super) fn parse(args: &[String]) -> Result<Option<PathBuf>, String> {
@@ -35,7 +35,7 @@ fn not_found(file: &Path) -> String {
     )
 }
 
-pub(super) fn bundle(root: &str, patch_file: Option<PathBuf>) -> Result<String, String> {
+pub(super) fn bundle(root: &str, patch_file: Option<PathBuf>) -> Result<Done, String> {
     let review = ReviewDir::new(Path::new(root), Mode::Diff);
     let (file, bytes) = match patch_file {
         Some(file) => {
@@ -67,11 +67,12 @@ pub(super) fn bundle(root: &str, patch_file: Option<PathBuf>) -> Result<String, 
     review.remove("rules.md")?;
     let project = load_project(root)?;
     let built = build_bundle(&project, &patch::changed_paths(&text))?;
+    let mut meta_written = None;
     if let Some(mut meta) = meta {
         // fetch recorded the revision before the bundle's inputs were known.
         meta.rules = rules_revision(root, &project.config, &built.input_paths)?;
         review.prepare()?;
-        review.write("meta.json", &to_json(&meta))?;
+        meta_written = Some(review.write("meta.json", &to_json(&meta))?);
     }
     review.prepare()?;
     let written = review.write("rules.md", built.text.as_bytes())?;
@@ -84,7 +85,13 @@ pub(super) fn bundle(root: &str, patch_file: Option<PathBuf>) -> Result<String, 
         built.changed_paths.len(),
         built.omissions.len()
     );
-    Ok(format!("{wrote}{}", super::broken_lines(&built)))
+    let mut json = super::bundle_json(&built, &written);
+    json["patch"] = file.display().to_string().into();
+    json["meta"] = meta_written.map(|m| m.display().to_string()).into();
+    Ok(Done::new(
+        format!("{wrote}{}", super::broken_lines(&built)),
+        json,
+    ))
 }
 
 /// The patch as text. A file holding NUL bytes is not a patch (git

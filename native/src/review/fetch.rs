@@ -6,13 +6,14 @@ use std::path::Path;
 
 use rule_fairy_engine::patch;
 use rule_fairy_engine::Config;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::artifacts::{Mode, ReviewDir};
 use super::git::{head_oid, repo_slug, Run};
 use super::meta::{self, DiffMeta};
 use super::revision::rules_revision;
 use super::working_tree;
+use super::Done;
 use crate::stdfs::StdFs;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,7 +73,7 @@ fn only_one() -> String {
 
 /// Fetches, then replaces the diff review's artifacts. Returns the line to
 /// print.
-pub(super) fn fetch(root: &str, source: &Source) -> Result<String, String> {
+pub(super) fn fetch(root: &str, source: &Source) -> Result<Done, String> {
     let dir = Path::new(root);
     let config = Config::load(&StdFs, root).map_err(|e| e.to_string())?;
     let (patch, mut meta) = match source {
@@ -107,11 +108,21 @@ pub(super) fn fetch(root: &str, source: &Source) -> Result<String, String> {
     review.prepare()?;
     let patch_file = review.write("patch.diff", &patch)?;
     let meta_file = review.write("meta.json", &meta::to_json(&meta))?;
-    Ok(format!(
+    let text = format!(
         "Wrote {} ({lines} lines, {} changed paths) and {}",
         patch_file.display(),
         meta.changed_paths.len(),
         meta_file.display()
+    );
+    Ok(Done::new(
+        text,
+        json!({
+            "mode": meta.mode,
+            "patch": patch_file.display().to_string(),
+            "meta": meta_file.display().to_string(),
+            "lines": lines,
+            "changedPaths": meta.changed_paths,
+        }),
     ))
 }
 

@@ -2,14 +2,16 @@
 //! or a plan, and the bundle of rules and instruction files that apply to
 //! the paths it touches, written under `.rule-fairy/review/<mode>/` for a
 //! read-only reviewer. The skills start these through their `scripts/run`
-//! launchers. Every failure prints `Error: <message>` and exits 1, and
-//! leaves no new artifact behind.
+//! launchers. Every failure prints `Error: <message>` and exits 2, and
+//! leaves no new artifact behind. With `--json` the result is one JSON
+//! object, and a failure `{"error": {...}}`, as every command gives them.
 
 use std::process::ExitCode;
 
 use clap::Args;
 use rule_fairy_engine::bundle::{self, Bundle};
 use rule_fairy_engine::Project;
+use serde_json::{json, Value};
 
 use crate::location::project_root;
 use crate::stdfs::StdFs;
@@ -41,20 +43,47 @@ pub(crate) const DIFF_USAGE: &str = "usage: review fetch (--pr <number> [--check
 
 pub(crate) const PLAN_USAGE: &str = "usage: review-plan paths <plan-file> [--paths <path>...]\n       review-plan bundle <plan-file> [--paths <path>...]\n       review-plan clean";
 
+/// What a review command did: the line or lines for people, and the same
+/// as one JSON object (camelCase keys) for `--json`.
+pub(super) struct Done {
+    text: String,
+    json: Value,
+}
+
+impl Done {
+    pub(super) fn new(text: String, json: Value) -> Self {
+        Done { text, json }
+    }
+}
+
 /// `rule-fairy review ...`.
 pub(crate) fn run_diff(args: &ReviewArgs) -> ExitCode {
-    if asks_help(&args.args) {
-        return finish(Ok(DIFF_USAGE.to_string()));
+    let (args, json) = take_json(&args.args);
+    if asks_help(&args) {
+        return finish(Ok(usage(DIFF_USAGE)), json);
     }
-    finish(diff(&args.args))
+    finish(diff(&args), json)
 }
 
 /// `rule-fairy review-plan ...`.
 pub(crate) fn run_plan(args: &ReviewArgs) -> ExitCode {
-    if asks_help(&args.args) {
-        return finish(Ok(PLAN_USAGE.to_string()));
+    let (args, json) = take_json(&args.args);
+    if asks_help(&args) {
+        return finish(Ok(usage(PLAN_USAGE)), json);
     }
-    finish(plan::run(&args.args))
+    finish(plan::run(&args), json)
+}
+
+/// The arguments without `--json`, and whether it was among them: the
+/// review reads its own arguments, so the flag may stand anywhere.
+fn take_json(args: &[String]) -> (Vec<String>, bool) {
+    let rest: Vec<String> = args.iter().filter(|a| *a != "--json").cloned().collect();
+    let json = rest.len() != args.len();
+    (rest, json)
+}
+
+fn usage(text: &str) -> Done {
+    Done::new(text.to_string(), json!({ "usage": text }))
 }
 
 /// `--help` or `-h` anywhere (`review fetch --help`): the usage, exit 0,
@@ -63,25 +92,34 @@ fn asks_help(args: &[String]) -> bool {
     args.iter().any(|arg| arg == "--help" || arg == "-h")
 }
 
-fn finish(result: Result<String, String>) -> ExitCode {
+fn finish(result: Result<Done, String>, json: bool) -> ExitCode {
     match result {
-        Ok(report) => match crate::output::print_line(&report) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(problem) => {
-                crate::output::warn(format_args!("Error: {problem}"));
-                ExitCode::FAILURE
+        Ok(done) => {
+            let report = match json {
+                true => done.json.to_string(),
+                false => done.text,
+            };
+            match crate::output::print_line(&report) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(problem) => {
+                    crate::output::warn(format_args!("Error: {problem}"));
+                    ExitCode::FAILURE
+                }
             }
-        },
+        }
         // A review that cannot be made (a usage error, a git failure)
         // could not run: exit 2, by the one policy (docs/commands.md).
         Err(message) => {
             crate::output::warn(format_args!("Error: {message}"));
+            if json {
+                let _ = crate::output::print_line(&crate::json_error(&message));
+            }
             ExitCode::from(crate::CANNOT_RUN)
         }
     }
 }
 
-fn diff(args: &[String]) -> Result<String, String> {
+fn diff(args: &[String]) -> Result<Done, String> {
     let Some((command, rest)) = args.split_first() else {
         return Err(DIFF_USAGE.to_string());
     };
@@ -106,14 +144,18 @@ fn root() -> Result<String, String> {
     project_root(None)
 }
 
-fn clean(args: &[String], mode: Mode, usage: &str) -> Result<String, String> {
+fn clean(args: &[String], mode: Mode, usage: &str) -> Result<Done, String> {
     if !args.is_empty() {
         return Err(format!("clean takes no arguments\n{usage}"));
     }
     let review = ReviewDir::new(std::path::Path::new(&root()?), mode);
+    let dir = review.path().display().to_string();
     Ok(match review.clean()? {
-        Some(kept) => kept,
-        None => format!("Removed {}", review.path().display()),
+        Some(kept) => Done::new(kept, json!({ "directory": dir, "removed": false })),
+        None => Done::new(
+            format!("Removed {dir}"),
+            json!({ "directory": dir, "removed": true }),
+        ),
     })
 }
 
@@ -134,6 +176,29 @@ fn broken_lines(built: &Bundle) -> String {
             )
         })
         .collect()
+}
+
+/// What both bundles tell in JSON: the rules and instruction files
+/// applied, the paths, the duplicates omitted and the broken rules left out.
+fn bundle_json(built: &Bundle, written: &std::path::Path) -> Value {
+    json!({
+        "bundle": written.display().to_string(),
+        "rules": built.rule_names,
+        "ruleFiles": built.rule_count,
+        "instructionFiles": built.instruction_paths,
+        "changedPaths": built.changed_paths,
+        "duplicatesOmitted": built.omissions.len(),
+        "brokenRules": built
+            .broken
+            .iter()
+            .map(|rule| json!({
+                "rule": rule.rule,
+                "file": rule.file,
+                "line": rule.line,
+                "message": rule.why,
+            }))
+            .collect::<Vec<_>>(),
+    })
 }
 
 /// The bundle for `changed` paths; `@~/` imports resolve from `HOME`. The

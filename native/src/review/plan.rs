@@ -9,10 +9,11 @@ use rule_fairy_engine::{place, plan_paths, PlanPaths};
 use super::artifacts::{Mode, ReviewDir};
 use super::meta::{self, to_json, PlanMeta};
 use super::revision::rules_revision;
-use super::{build_bundle, clean, load_project, root, PLAN_USAGE};
+use super::{build_bundle, clean, load_project, root, Done, PLAN_USAGE};
 use crate::stdfs::StdFs;
+use serde_json::json;
 
-pub(super) fn run(args: &[String]) -> Result<String, String> {
+pub(super) fn run(args: &[String]) -> Result<Done, String> {
     let Some((command, rest)) = args.split_first() else {
         return Err(PLAN_USAGE.to_string());
     };
@@ -108,7 +109,7 @@ fn read_plan(root: &str, plan: &str) -> Result<String, String> {
     })
 }
 
-fn paths_report(root: &str, args: &PlanArgs) -> Result<String, String> {
+fn paths_report(root: &str, args: &PlanArgs) -> Result<Done, String> {
     let selection = select(root, args)?;
     let found = &selection.found;
     let mut out = vec![format!("Plan: {}", args.plan)];
@@ -152,10 +153,38 @@ fn paths_report(root: &str, args: &PlanArgs) -> Result<String, String> {
     if !selection.added.is_empty() {
         block("Added:".to_string(), selection.added.clone());
     }
-    Ok(out.join("\n"))
+    Ok(Done::new(out.join("\n"), paths_json(args, &selection)))
 }
 
-fn bundle(root: &str, args: &PlanArgs) -> Result<String, String> {
+/// The paths report as JSON: the plan's paths and where they came from,
+/// the directories expanded, the paths dropped and why, the ones added.
+fn paths_json(args: &PlanArgs, selection: &Selection) -> serde_json::Value {
+    let found = &selection.found;
+    json!({
+        "plan": args.plan,
+        "pathSource": found.source.as_str(),
+        "paths": found.paths,
+        "expandedDirectories": found
+            .expanded
+            .iter()
+            .map(|(dir, files)| json!({ "directory": dir, "files": files }))
+            .collect::<Vec<_>>(),
+        "dropped": found
+            .dropped
+            .iter()
+            .map(|path| json!({
+                "path": path,
+                "reason": match found.outside.contains(path) {
+                    true => "outside the project",
+                    false => "no such file or parent directory",
+                },
+            }))
+            .collect::<Vec<_>>(),
+        "added": selection.added,
+    })
+}
+
+fn bundle(root: &str, args: &PlanArgs) -> Result<Done, String> {
     let selection = select(root, args)?;
     let review = ReviewDir::new(Path::new(root), Mode::Plan);
     // Every pass starts empty, so nothing of an earlier pass, nor a bundle
@@ -193,7 +222,15 @@ fn bundle(root: &str, args: &PlanArgs) -> Result<String, String> {
         built.omissions.len(),
         meta_file.display()
     );
-    Ok(format!("{wrote}{}", super::broken_lines(&built)))
+    let mut json = super::bundle_json(&built, &written);
+    json["meta"] = meta_file.display().to_string().into();
+    json["plan"] = args.plan.clone().into();
+    json["pathSource"] = selection.found.source.as_str().into();
+    json["addedPaths"] = selection.added.clone().into();
+    Ok(Done::new(
+        format!("{wrote}{}", super::broken_lines(&built)),
+        json,
+    ))
 }
 
 #[cfg(test)]
