@@ -6,7 +6,7 @@
 //! each of those, so selecting costs what the prompt hits, not the rule
 //! count; each candidate is then judged as every rule used to be.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use crate::matching::conditions::{Compiled, Dimension, FactKey};
 use crate::matching::facts::Facts;

@@ -4,7 +4,9 @@
 //! (`@release-checklist`, `@ops/release-checklist`,
 //! `@ops/release-checklist.mdc`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use foldhash::HashMap;
 
 /// How many distinct mentions one prompt is read for; a prompt of more
 /// `@` words than this (a pasted log, a list of decorators) names its

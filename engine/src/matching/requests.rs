@@ -2,7 +2,7 @@
 //! §9): the requestable rules the index offers and the model asks for by
 //! reading their files, and the rules a prompt mentions by name.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 use std::sync::OnceLock;
 
 use serde::Serialize;
