@@ -170,7 +170,7 @@ pub(crate) fn inside_plugin(path: &std::path::Path) -> bool {
     session::plugin_root().is_some_and(|root| session::refuse_inside_plugin(path, &root).is_err())
 }
 
-fn load_project() -> Result<Project, String> {
+fn load_project() -> Result<&'static Project, String> {
     let root = project_root(None)?;
     crate::project_cache::load(&root).map_err(|e| located(&root, &e))
 }

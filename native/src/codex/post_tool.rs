@@ -65,8 +65,8 @@ fn edit(input: &HookInput, session: SessionId, tool_input: &Value) -> Outcome {
         .map(|path| project_relative(&project.root, &session_dir, path))
         .collect();
     let event = Event::Edit { paths: relative };
-    let findings = gate::check(&project, &session_dir, &written);
-    hook::run(input, &project, session, &event, findings)
+    let findings = gate::check(project, &session_dir, &written);
+    hook::run(input, project, session, &event, findings)
 }
 
 /// A shell command: the shell check runs under the session's lock, when
@@ -94,5 +94,5 @@ fn shell(input: &HookInput, session: SessionId, tool_input: &Value) -> Outcome {
         })
         .unwrap_or_else(|| project.root.clone());
     let read = paths_in_command(&project.root, &cwd, command);
-    hook::run_shell(input, &project, session, &read)
+    hook::run_shell(input, project, session, &read)
 }

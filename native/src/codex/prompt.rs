@@ -21,5 +21,5 @@ pub(super) fn run(input: &HookInput) -> Outcome {
         Err(e) => return failed(EventKind::Prompt, &e),
     };
     let event = Event::prompt(prompt);
-    hook::run(input, &project, session, &event, GateRun::Clean)
+    hook::run(input, project, session, &event, GateRun::Clean)
 }

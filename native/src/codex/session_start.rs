@@ -23,7 +23,7 @@ pub(super) fn run(input: &HookInput) -> Outcome {
         Err(e) => return failed(EventKind::SessionStart, &e),
     };
     let event = Event::SessionStart { compacted };
-    hook::run(input, &project, session, &event, GateRun::Clean)
+    hook::run(input, project, session, &event, GateRun::Clean)
 }
 
 /// SubagentStart: a subagent's context is its own, and its task is not
@@ -41,5 +41,5 @@ pub(super) fn subagent(input: &HookInput) -> Outcome {
         Err(e) => return failed(EventKind::SessionStart, &e),
     };
     let event = Event::SessionStart { compacted: false };
-    hook::run(input, &project, session, &event, GateRun::Clean)
+    hook::run(input, project, session, &event, GateRun::Clean)
 }

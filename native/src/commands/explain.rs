@@ -41,16 +41,16 @@ pub(crate) fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
     let project = crate::project_cache::load(&root).map_err(|e| located(&root, &e))?;
     if let Some(rule) = &args.why_not {
-        return super::why_not::run(args, &root, &project, rule);
+        return super::why_not::run(args, &root, project, rule);
     }
-    let facts = args.facts.facts(&project);
-    let (event, contents) = event_of(args, &root, &project)?;
+    let facts = args.facts.facts(project);
+    let (event, contents) = event_of(args, &root, project)?;
     let hosts = Hosts {
         codex: args.render == Some(RenderHost::Codex),
         claude: args.render == Some(RenderHost::Claude),
     };
     let query = Query::new(&event, &facts).with_contents(contents.as_deref());
-    let preview = preview(&StdFs, &project, &query, hosts, FrameLimits::default());
+    let preview = preview(&StdFs, project, &query, hosts, FrameLimits::default());
     let explanation = &preview.explanation;
     let instructions = match &event {
         Event::Edit { .. } => {
@@ -61,10 +61,10 @@ pub(crate) fn run(args: &ExplainArgs) -> Result<ExitCode, String> {
             });
             let edited = event.matched_paths();
             Instructions {
-                codex: unread_instruction_files(&StdFs, &project, &edited, &working_dir),
+                codex: unread_instruction_files(&StdFs, project, &edited, &working_dir),
                 claude: ClaudeInstructions {
-                    edit: unloaded_by_claude_code(&StdFs, &project, &edited, false),
-                    shell: unloaded_by_claude_code(&StdFs, &project, &edited, true),
+                    edit: unloaded_by_claude_code(&StdFs, project, &edited, false),
+                    shell: unloaded_by_claude_code(&StdFs, project, &edited, true),
                 },
             }
         }
