@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use crate::base::paths;
+use crate::base::{paths, text};
 use crate::matching::mentions::{looks_like_a_rule, mentions_in, stem, MentionNames, Resolution};
 use crate::rules::reach;
 use crate::rules::rule::Rule;
@@ -35,6 +35,10 @@ pub struct MentionHint {
     /// The rules it could mean when it is ambiguous; empty when no rule
     /// has that name.
     pub candidates: Vec<String>,
+    /// For a mention naming no rule, the shortest mention of the rule
+    /// whose name is nearest (a small edit distance), when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nearest: Option<String>,
 }
 
 /// The rules a prompt mentions, and the mentions that name no one rule.
@@ -154,6 +158,23 @@ impl Requests {
         format!("@{}", found.unwrap_or(name))
     }
 
+    /// The shortest mention of the rule whose name, or its last part, is
+    /// nearest to `mention`, each without its extension.
+    fn nearest(&self, mention: &str) -> Option<String> {
+        let asked = stem(mention);
+        let mut forms: Vec<(&str, usize)> = Vec::with_capacity(2 * self.all.len());
+        for (place, name) in self.all.iter().enumerate() {
+            let whole = stem(name);
+            forms.push((whole, place));
+            if let Some((_, last)) = whole.rsplit_once('/') {
+                forms.push((last, place));
+            }
+        }
+        let near = text::closest(asked, forms.iter().map(|(form, _)| *form))?;
+        let place = forms.iter().find(|(form, _)| *form == near)?.1;
+        Some(self.shortest_mention(place))
+    }
+
     /// The rules `prompt` mentions, in name order, each with the mentions
     /// naming it; the ambiguous mentions and the unknown ones that look
     /// like rule names, in prompt order.
@@ -174,12 +195,20 @@ impl Requests {
                 Resolution::Ambiguous(places) => hints.push(MentionHint {
                     mention: written,
                     candidates: places.iter().map(|&p| self.all[p].clone()).collect(),
+                    nearest: None,
                 }),
-                Resolution::Unknown if looks_like_a_rule(mention) => hints.push(MentionHint {
-                    mention: written,
-                    candidates: Vec::new(),
-                }),
-                Resolution::Unknown => {}
+                Resolution::Unknown => {
+                    // A plain word (`@john`) is told only when it is near a
+                    // rule's name: it may be a person or a package.
+                    let nearest = self.nearest(mention);
+                    if nearest.is_some() || looks_like_a_rule(mention) {
+                        hints.push(MentionHint {
+                            mention: written,
+                            candidates: Vec::new(),
+                            nearest,
+                        });
+                    }
+                }
             }
         }
         by_rule.sort_by_key(|(place, _)| *place);
@@ -303,12 +332,32 @@ mod tests {
             vec![
                 MentionHint {
                     mention: "@x".into(),
-                    candidates: vec!["web/x.mdc".into(), "api/x.mdc".into()]
+                    candidates: vec!["web/x.mdc".into(), "api/x.mdc".into()],
+                    nearest: None,
                 },
                 MentionHint {
                     mention: "@gone-rule".into(),
-                    candidates: vec![]
+                    candidates: vec![],
+                    nearest: None,
                 }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_mention_naming_no_rule_is_told_the_nearest_rule() {
+        let requests = Requests::new(&rules());
+        let hints = requests.mentioned("@relase, @web/y.mdc, @john").hints;
+        let told: Vec<(&str, Option<&str>)> = hints
+            .iter()
+            .map(|h| (h.mention.as_str(), h.nearest.as_deref()))
+            .collect();
+        // A plain word near no rule (`@john`) is not a hint at all.
+        assert_eq!(
+            told,
+            vec![
+                ("@relase", Some("@release")),
+                ("@web/y.mdc", Some("@web/x"))
             ]
         );
     }

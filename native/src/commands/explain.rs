@@ -249,7 +249,13 @@ fn requests(explanation: &Explanation) -> String {
     }
     for hint in &explanation.hints {
         match hint.candidates.as_slice() {
-            [] => out.push_str(&format!("hint: {} names no rule\n", hint.mention)),
+            [] => out.push_str(&match &hint.nearest {
+                Some(near) => format!(
+                    "hint: {} names no rule; did you mean {near}?\n",
+                    hint.mention
+                ),
+                None => format!("hint: {} names no rule\n", hint.mention),
+            }),
             candidates => out.push_str(&format!(
                 "hint: {} could mean {}; write more of its path\n",
                 hint.mention,
