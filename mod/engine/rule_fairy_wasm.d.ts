@@ -53,6 +53,11 @@ export interface MentionHint {
      * has that name.
      */
     candidates: string[];
+    /**
+     * For a mention naming no rule, the shortest mention of the rule
+     * whose name is nearest (a small edit distance), when one is.
+     */
+    nearest?: string;
 }
 
 /**
