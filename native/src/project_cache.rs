@@ -44,7 +44,7 @@ const TEMPORARY: &str = "project.bin.tmp";
 /// Its number goes up when the kept layout changes (the configuration's
 /// values and the rules' sequence items gained their places in 2), so a build of the same version
 /// never misreads another's cache.
-const MAGIC: &[u8; 8] = b"RFCACHE2";
+const MAGIC: &[u8; 8] = b"RFCACHE3";
 
 /// The program's version: a cache is never trusted across versions.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -56,17 +56,34 @@ const CAP: u64 = 256 * 1024 * 1024;
 /// writing (a hook's whole budget is 30 seconds): it is removed.
 const ABANDONED: Duration = Duration::from_secs(60);
 
-/// The cache's content after [`MAGIC`].
+/// The cache's first part after [`MAGIC`]: what says whether it holds,
+/// read and checked before the rules are decoded at all.
 #[derive(Serialize, Deserialize)]
-struct Cached {
+struct Head {
     version: String,
     root: String,
     /// When the load began, by the file system's clock.
     began: FileTime,
     observations: Vec<Observation>,
+}
+
+/// The second part: the project as loaded.
+#[derive(Deserialize)]
+struct Body {
     config: Config,
     source: rule_fairy_engine::RulesSource,
     rules: Vec<Rule>,
+    findings: Vec<CachedFinding>,
+}
+
+/// [`Body`] as written, borrowing the loaded project instead of copying
+/// its rules (the encoding is the same: a reference encodes as its value,
+/// a slice as a sequence); the fields in the same order.
+#[derive(Serialize)]
+struct BodyWritten<'a> {
+    config: &'a Config,
+    source: &'a rule_fairy_engine::RulesSource,
+    rules: &'a [Rule],
     findings: Vec<CachedFinding>,
 }
 
@@ -145,27 +162,27 @@ fn load_owned(root: &str) -> rule_fairy_engine::Result<Project> {
 fn cached(dir: &Path, root: &str) -> Option<Project> {
     let bytes = owned_dir::read_capped(&dir.join(FILE), CAP).ok()?;
     let payload = bytes.strip_prefix(MAGIC.as_slice())?;
-    let cached: Cached = postcard::from_bytes(payload).ok()?;
-    if cached.version != VERSION || cached.root != root {
+    let (head, rest): (Head, &[u8]) = postcard::take_from_bytes(payload).ok()?;
+    if head.version != VERSION || head.root != root {
         return None;
     }
-    if freshness::stale(&cached.observations, cached.began, &mut look_again).is_some() {
+    if freshness::stale(&head.observations, head.began, &mut look_again).is_some() {
         return None;
     }
+    drop(head);
+    let body: Body = postcard::from_bytes(rest).ok()?;
+    // The file's bytes are not needed past here: freed before the index
+    // is built, they are not part of the peak.
+    drop(bytes);
     let rules = rule_fairy_engine::RuleSet {
-        rules: cached.rules,
-        findings: cached
+        rules: body.rules,
+        findings: body
             .findings
             .into_iter()
             .map(CachedFinding::finding)
             .collect(),
     };
-    Some(Project::from_rules(
-        root,
-        cached.config,
-        cached.source,
-        rules,
-    ))
+    Some(Project::from_rules(root, body.config, body.source, rules))
 }
 
 /// What the same look as `observation`'s says now.
@@ -342,14 +359,16 @@ impl Writer {
     /// Writes the cache whole and renames it into place; a failure leaves
     /// no cache, and is no failure of the hook.
     fn finish(mut self, project: &Project, observations: Vec<Observation>) {
-        let cached = Cached {
+        let head = Head {
             version: VERSION.to_string(),
             root: project.root.clone(),
             began: self.began,
             observations,
-            config: project.config.clone(),
-            source: project.source.clone(),
-            rules: project.rules.rules.clone(),
+        };
+        let body = BodyWritten {
+            config: &project.config,
+            source: &project.source,
+            rules: &project.rules.rules,
             findings: project
                 .rules
                 .findings
@@ -357,13 +376,14 @@ impl Writer {
                 .map(CachedFinding::of)
                 .collect(),
         };
-        let Ok(payload) = postcard::to_stdvec(&cached) else {
+        let (Ok(head), Ok(body)) = (postcard::to_stdvec(&head), postcard::to_stdvec(&body)) else {
             return;
         };
         let written = self
             .file
             .write_all(MAGIC)
-            .and_then(|()| self.file.write_all(&payload))
+            .and_then(|()| self.file.write_all(&head))
+            .and_then(|()| self.file.write_all(&body))
             .and_then(|()| fs::rename(self.dir.join(TEMPORARY), self.dir.join(FILE)));
         self.done = written.is_ok();
     }
