@@ -152,7 +152,11 @@ fn survives(spoil: impl Fn(&Project, &[u8]), rewritten: bool) {
         // Written again, whole: the next run uses it and leaves it as it
         // is. (Its length may differ by a byte or two from the first one:
         // its times are encoded as variable-length integers.)
-        assert_eq!(cache_bytes(&p)[..8], good[..8], "the cache was written again");
+        assert_eq!(
+            cache_bytes(&p)[..8],
+            good[..8],
+            "the cache was written again"
+        );
         let before = identity(&p);
         assert_eq!(selected(&p, "deploy"), ["a.mdc", "k.mdc"]);
         assert_eq!(identity(&p), before, "the cache written again is used");
