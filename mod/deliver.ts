@@ -226,9 +226,6 @@ function conversationOf($: EngineInterface, thread: Thread): Promise<string[]> {
   }
 }
 
-/** After a conversation was compacted (the main thread's, or a
- * subagent's): every delivery left it, so the one-minute record must not
- * hold rules back (the engine says how). */
 /** At session start: the rules loaded, and the paths the engine names
  * for Claude Code to watch, so a prompt while nothing changed asks the
  * file system nothing (behaviour §5.2.3). */
@@ -253,6 +250,9 @@ export async function fileChanged(path: string): Promise<void> {
   for (const snapshot of await everySnapshot()) snapshot.ws.fileChanged(path);
 }
 
+/** After a conversation was compacted (the main thread's, or a
+ * subagent's): every delivery left it, so the one-minute record must not
+ * hold rules back (the engine says how). */
 export async function compacted($: EngineInterface, agentId?: string): Promise<void> {
   await loadEngine($);
   const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()]);

@@ -172,7 +172,7 @@ impl Gate {
     pub fn load(project_root: &Path) -> Result<Gate, GateError> {
         let root = canonical_root(project_root)?;
         let tree = Box::new(WorkTree::new(&root));
-        Gate::from_tree(root, tree)
+        Gate::from_tree(root, tree, None)
     }
 
     /// Loads the gate's configuration, rules and rule tests from one commit
@@ -181,7 +181,7 @@ impl Gate {
     pub fn load_from_ref(project_root: &Path, reference: &str) -> Result<Gate, GateError> {
         let root = canonical_root(project_root)?;
         let tree = Box::new(GitTree::open(&root, reference)?);
-        Gate::from_tree(root, tree)
+        Gate::from_tree(root, tree, None)
     }
 
     /// Loads the gate to check only `files` (relative to the project root),
@@ -201,33 +201,35 @@ impl Gate {
             Some(reference) => Box::new(GitTree::open(&root, reference)?),
             None => Box::new(WorkTree::new(&root)),
         };
-        let config = read_config(tree.as_ref())?;
-        let targets = written_targets(&root, files);
-        let scope = Scope::new(
-            targets
-                .iter()
-                .filter_map(|t| Some((t.name.clone(), config.language_globs.language_of(&t.name)?)))
-                .collect(),
-        );
-        let rules = load_rules(tree.as_ref(), &config, Some(&scope))?;
-        Ok(Gate {
-            root,
-            tree,
-            config,
-            rules,
-            scope: Some(targets),
-        })
+        Gate::from_tree(root, tree, Some(files))
     }
 
-    fn from_tree(root: PathBuf, tree: Box<dyn RuleTree>) -> Result<Gate, GateError> {
+    /// The gate over `tree`: every rule, or with `files` only those that
+    /// can judge them.
+    fn from_tree(
+        root: PathBuf,
+        tree: Box<dyn RuleTree>,
+        files: Option<&[PathBuf]>,
+    ) -> Result<Gate, GateError> {
         let config = read_config(tree.as_ref())?;
-        let rules = load_rules(tree.as_ref(), &config, None)?;
+        let targets = files.map(|files| written_targets(&root, files));
+        let scope = targets.as_deref().map(|targets| {
+            Scope::new(
+                targets
+                    .iter()
+                    .filter_map(|t| {
+                        Some((t.name.clone(), config.language_globs.language_of(&t.name)?))
+                    })
+                    .collect(),
+            )
+        });
+        let rules = load_rules(tree.as_ref(), &config, scope.as_ref())?;
         Ok(Gate {
             root,
             tree,
             config,
             rules,
-            scope: None,
+            scope: targets,
         })
     }
 

@@ -7,6 +7,8 @@
 //! [`FULL_REFRESH_MS`], and an edit or a shell command, which may have
 //! written a rule just now, always refreshes fully.
 
+use crate::base::paths;
+
 /// How old the last full refresh may be before one runs again whatever
 /// the watch says.
 pub(crate) const FULL_REFRESH_MS: i64 = 60_000;
@@ -61,12 +63,10 @@ impl Watch {
     /// event's refresh was skipped and the watch covers the path.
     pub(crate) fn unchanged(&self, path: &str) -> bool {
         self.skipped
-            && self.watched.iter().any(|outer| {
-                path == outer
-                    || path
-                        .strip_prefix(outer.as_str())
-                        .is_some_and(|rest| rest.starts_with('/'))
-            })
+            && self
+                .watched
+                .iter()
+                .any(|outer| paths::strip_base(path, outer).is_some())
     }
 
     /// A full refresh begins at `now`: changes reported from here on make
@@ -89,10 +89,9 @@ impl Watch {
 pub(crate) fn outermost(used: &[String]) -> Vec<String> {
     let mut kept: Vec<String> = Vec::new();
     for path in used {
-        let inside = kept.last().is_some_and(|outer| {
-            path.strip_prefix(outer.as_str())
-                .is_some_and(|rest| rest.starts_with('/') || outer.ends_with('/'))
-        });
+        let inside = kept
+            .last()
+            .is_some_and(|outer| paths::strip_base(path, outer).is_some());
         if !inside {
             kept.push(path.clone());
         }
