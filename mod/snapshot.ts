@@ -20,6 +20,14 @@ type Seen = { size: number; mtimeMs: number };
 /** Module state: one copy of each project's files, across events. */
 const snapshots = new Map<string, Promise<Snapshot>>();
 
+/** Tells each new workspace which host it serves; Claude Code's needs
+ * nothing told (the opencode plugin names itself, once, before any event). */
+let configure: (ws: Workspace) => void = () => {};
+
+export function configureWorkspaces(each: (ws: Workspace) => void): void {
+  configure = each;
+}
+
 /** The copy of the project at `root`, made on first use. */
 export function snapshotOf($: EngineInterface, root: string): Promise<Snapshot> {
   let snapshot = snapshots.get(root);
@@ -43,6 +51,7 @@ export class Snapshot {
     readonly realRoot: string,
   ) {
     this.ws = new Workspace(root, realRoot);
+    configure(this.ws);
   }
 
   /** A real path as the copy names it: the copy is mounted at the root as

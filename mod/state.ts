@@ -1,10 +1,17 @@
-// The session state file, `<project>/.rule-fairy/claude/<session id>.json`,
-// read once per session and kept in module memory after: the module is its
-// only writer, and every write goes through the session's queue.
+// The session state file, `<project>/.rule-fairy/<host>/<session id>.json`
+// (`claude` here; the opencode plugin names its own), read once per session
+// and kept in module memory after: the module is its only writer, and every
+// write goes through the session's queue.
 import type { EngineInterface } from "claude-code";
 import { sessionIdProblem } from "./engine/rule_fairy_wasm";
 
-export const STATE_DIR = ".rule-fairy/claude";
+let STATE_DIR = ".rule-fairy/claude";
+
+/** Names the state directory of the host this module instance serves, once,
+ * before any event: each host keeps its sessions apart (behaviour §5.1). */
+export function useStateDir(dir: string): void {
+  STATE_DIR = dir;
+}
 
 const texts = new Map<string, string>();
 const ignored = new Set<string>();

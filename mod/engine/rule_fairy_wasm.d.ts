@@ -958,6 +958,13 @@ export class Workspace {
 }
 
 /**
+ * The files an apply_patch text adds, updates, deletes or moves to, in
+ * order, each once: the opencode plugin delivers each one's rules as an
+ * edit's.
+ */
+export function applyPatchPaths(patch: string): string[];
+
+/**
  * The entry for a delivery that stopped (`how`: `failed`, `threw`,
  * `timed out`) before anything was recorded. The mod writes its own copy
  * when the engine could not load; a test holds the two equal.
@@ -1012,6 +1019,7 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_workspace_free: (a: number, b: number) => void;
+    readonly applyPatchPaths: (a: number, b: number) => [number, number];
     readonly deliveryFailed: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly engineVersion: () => [number, number];
     readonly failureSummary: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
@@ -1059,8 +1067,8 @@ export interface InitOutput {
     readonly __wbindgen_exn_store: (a: number) => void;
     readonly __externref_table_alloc: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;
-    readonly __externref_table_dealloc: (a: number) => void;
     readonly __externref_drop_slice: (a: number, b: number) => void;
+    readonly __externref_table_dealloc: (a: number) => void;
     readonly __wbindgen_start: () => void;
 }
 

@@ -512,6 +512,22 @@ export class Workspace {
 if (Symbol.dispose) Workspace.prototype[Symbol.dispose] = Workspace.prototype.free;
 
 /**
+ * The files an apply_patch text adds, updates, deletes or moves to, in
+ * order, each once: the opencode plugin delivers each one's rules as an
+ * edit's.
+ * @param {string} patch
+ * @returns {string[]}
+ */
+export function applyPatchPaths(patch) {
+    const ptr0 = passStringToWasm0(patch, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+    const len0 = WASM_VECTOR_LEN;
+    const ret = wasm.applyPatchPaths(ptr0, len0);
+    var v2 = getArrayJsValueFromWasm0(ret[0], ret[1]);
+    wasm.__wbindgen_free(ret[0], ret[1] * 4, 4);
+    return v2;
+}
+
+/**
  * The entry for a delivery that stopped (`how`: `failed`, `threw`,
  * `timed out`) before anything was recorded. The mod writes its own copy
  * when the engine could not load; a test holds the two equal.

@@ -2,6 +2,7 @@
 /* eslint-disable */
 export const memory: WebAssembly.Memory;
 export const __wbg_workspace_free: (a: number, b: number) => void;
+export const applyPatchPaths: (a: number, b: number) => [number, number];
 export const deliveryFailed: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
 export const engineVersion: () => [number, number];
 export const failureSummary: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
@@ -49,6 +50,6 @@ export const __wbindgen_free: (a: number, b: number, c: number) => void;
 export const __wbindgen_exn_store: (a: number) => void;
 export const __externref_table_alloc: () => number;
 export const __wbindgen_externrefs: WebAssembly.Table;
-export const __externref_table_dealloc: (a: number) => void;
 export const __externref_drop_slice: (a: number, b: number) => void;
+export const __externref_table_dealloc: (a: number) => void;
 export const __wbindgen_start: () => void;

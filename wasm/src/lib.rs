@@ -1,5 +1,5 @@
-//! Rule Fairy's engine exported to WebAssembly hosts (the Claude Code mod
-//! and the browser playground). A thin boundary: each function takes plain
+//! Rule Fairy's engine exported to WebAssembly hosts (the Claude Code mod,
+//! the opencode plugin and the browser playground). A thin boundary: each function takes plain
 //! strings, bytes or serde values, converts errors to `JsError`, and holds
 //! no logic of its own.
 //!
@@ -102,6 +102,14 @@ pub fn gate_answer_js(
         program_path.as_deref(),
         now as i64,
     ))
+}
+
+/// The files an apply_patch text adds, updates, deletes or moves to, in
+/// order, each once: the opencode plugin delivers each one's rules as an
+/// edit's.
+#[wasm_bindgen(js_name = applyPatchPaths)]
+pub fn apply_patch_paths_js(patch: &str) -> Vec<String> {
+    rule_fairy_engine::patch::apply_patch_paths(patch)
 }
 
 /// This engine's version, which is the plugin's: the mod names it to the

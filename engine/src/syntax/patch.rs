@@ -1,6 +1,6 @@
 //! The paths a unified diff changes (behaviour §6.2): the post-image path of
 //! every `diff --git` section, which is what the review bundle matches the
-//! rules against.
+//! rules against; and the files an apply_patch text names (§5.3).
 //!
 //! Git quotes a path holding a quote, a backslash, a control character or
 //! (unless `core.quotepath` is off) a non-ASCII byte, C-style, and never
@@ -178,6 +178,39 @@ pub fn unquote(quoted: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The headers of an apply_patch text (Codex's and opencode's patch tool)
+/// that name a file.
+const APPLY_PATCH_HEADERS: [&str; 4] = [
+    "*** Add File: ",
+    "*** Update File: ",
+    "*** Delete File: ",
+    "*** Move to: ",
+];
+
+/// The files an apply_patch text adds, updates, deletes or moves to, as
+/// written (trimmed), in order, each once; a move names its source and its
+/// destination, so the rules of both apply (behaviour §5.3, post-edit).
+///
+/// ```
+/// use rule_fairy_engine::patch::apply_patch_paths;
+/// let patch = "*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n*** Add File: a.ts\n";
+/// assert_eq!(apply_patch_paths(patch), vec!["a.ts", "b.ts"]);
+/// ```
+pub fn apply_patch_paths(patch: &str) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    patch
+        .lines()
+        .filter_map(|line| {
+            APPLY_PATCH_HEADERS
+                .iter()
+                .find_map(|header| line.strip_prefix(header))
+        })
+        .map(str::trim)
+        .filter(|path| !path.is_empty() && seen.insert(*path))
+        .map(str::to_string)
+        .collect()
 }
 
 #[cfg(test)]

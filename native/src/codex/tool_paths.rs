@@ -6,14 +6,8 @@
 
 use std::collections::HashSet;
 
+use rule_fairy_engine::patch::apply_patch_paths;
 use serde_json::Value;
-
-const PATCH_HEADERS: [&str; 4] = [
-    "*** Add File: ",
-    "*** Update File: ",
-    "*** Delete File: ",
-    "*** Move to: ",
-];
 
 /// The paths as written, in the order the input names them, each once. A
 /// move names its source and its destination, so the rules of both apply.
@@ -34,21 +28,12 @@ pub(super) fn edited_paths(tool_input: &Value) -> Vec<String> {
     }
     for key in ["command", "patch", "input"] {
         if let Some(patch) = tool_input.get(key).and_then(Value::as_str) {
-            for path in patch_paths(patch) {
-                add(path);
+            for path in apply_patch_paths(patch) {
+                add(&path);
             }
         }
     }
     found
-}
-
-/// The file names of an apply_patch text's headers, in order.
-pub(super) fn patch_paths(patch: &str) -> impl Iterator<Item = &str> {
-    patch.lines().filter_map(|line| {
-        PATCH_HEADERS
-            .iter()
-            .find_map(|header| line.strip_prefix(header))
-    })
 }
 
 #[cfg(test)]

@@ -1008,6 +1008,13 @@ export class Workspace {
 }
 
 /**
+ * The files an apply_patch text adds, updates, deletes or moves to, in
+ * order, each once: the opencode plugin delivers each one's rules as an
+ * edit's.
+ */
+export function applyPatchPaths(patch: string): string[];
+
+/**
  * The entry for a delivery that stopped (`how`: `failed`, `threw`,
  * `timed out`) before anything was recorded. The mod writes its own copy
  * when the engine could not load; a test holds the two equal.
@@ -1091,6 +1098,7 @@ export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_playground_free: (a: number, b: number) => void;
     readonly __wbg_workspace_free: (a: number, b: number) => void;
+    readonly applyPatchPaths: (a: number, b: number) => [number, number];
     readonly deliveryFailed: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly describeCondition: (a: any) => [number, number, number, number];
     readonly describeReason: (a: any) => [number, number, number, number];
@@ -1150,8 +1158,8 @@ export interface InitOutput {
     readonly __wbindgen_exn_store: (a: number) => void;
     readonly __externref_table_alloc: () => number;
     readonly __wbindgen_externrefs: WebAssembly.Table;
-    readonly __externref_table_dealloc: (a: number) => void;
     readonly __externref_drop_slice: (a: number, b: number) => void;
+    readonly __externref_table_dealloc: (a: number) => void;
     readonly __wbindgen_start: () => void;
 }
 

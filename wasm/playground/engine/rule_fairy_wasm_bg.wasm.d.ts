@@ -3,6 +3,7 @@
 export const memory: WebAssembly.Memory;
 export const __wbg_playground_free: (a: number, b: number) => void;
 export const __wbg_workspace_free: (a: number, b: number) => void;
+export const applyPatchPaths: (a: number, b: number) => [number, number];
 export const deliveryFailed: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
 export const describeCondition: (a: any) => [number, number, number, number];
 export const describeReason: (a: any) => [number, number, number, number];
@@ -62,6 +63,6 @@ export const __wbindgen_free: (a: number, b: number, c: number) => void;
 export const __wbindgen_exn_store: (a: number) => void;
 export const __externref_table_alloc: () => number;
 export const __wbindgen_externrefs: WebAssembly.Table;
-export const __externref_table_dealloc: (a: number) => void;
 export const __externref_drop_slice: (a: number, b: number) => void;
+export const __externref_table_dealloc: (a: number) => void;
 export const __wbindgen_start: () => void;

@@ -1,0 +1,210 @@
+// Whole opencode sessions on a copy of examples/webshop, against the mock
+// model server: what reaches the model (the request bodies) and what the
+// person is shown (opencode's toasts), for a keyword prompt, an edit held
+// to the gate, a shell change, a subagent, a compaction, and broken input.
+// Run by tests/opencode/run with RULE_FAIRY_BIN naming the program the
+// gate check runs.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { startMock, textOf } from "./mock-openai.mjs";
+import { configure, REPO, serve } from "./session.mjs";
+
+const scratch = mkdtempSync(join(tmpdir(), "rule-fairy-opencode-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A git checkout of the example project, as a person's would be. */
+function webshop(name) {
+  const project = join(scratch, name);
+  cpSync(join(REPO, "examples/webshop"), project, {
+    recursive: true,
+    filter: (path) => !path.includes(`${join("webshop", ".rule-fairy")}`),
+  });
+  const git = (...args) => execFileSync("git", args, { cwd: project, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "start");
+  return project;
+}
+
+/** The model requests (tools offered: the agent's own calls, not a title
+ * or a summary) made since `from`. */
+function agentRequests(mock, from = 0) {
+  return mock.requests.slice(from).filter((r) => (r.body.tools ?? []).length > 0);
+}
+
+/** Every text the request sends, its system prompt left out. */
+function sent(request) {
+  return request.body.messages
+    .filter((m) => m.role !== "system")
+    .map((m) => textOf(m))
+    .join("\n");
+}
+
+const injected = (text) =>
+  [...text.matchAll(/\[rule-fairy injected: ([^\]]+)\]/g)].map((m) => m[1]);
+
+describe("an opencode session on the example project", () => {
+  let mock;
+  let oc;
+  let session;
+  before(async () => {
+    const project = webshop("webshop");
+    mock = await startMock();
+    configure(project, mock.port);
+    oc = await serve(project, join(scratch, "home"));
+    session = await oc.newSession();
+  });
+  after(async () => {
+    await oc?.close();
+    await mock?.close();
+  });
+
+  test("a prompt brings the always-on rule and the keyword's rule, and the person is told", async () => {
+    const from = mock.requests.length;
+    await oc.prompt(session, "please add a test for the orders API");
+    const [first] = agentRequests(mock, from);
+    assert.ok(first, "no model request");
+    const last = first.body.messages.at(-1);
+    assert.equal(last.role, "user");
+    assert.deepEqual(injected(textOf(last)), ["base.mdc", "testing.mdc"]);
+    assert.match(textOf(last), /Money is an integer number of cents/);
+    assert.ok(
+      oc.toasts.includes('Rule Fairy: base.mdc (always on), testing.mdc (keyword "test")'),
+      `toasts: ${JSON.stringify(oc.toasts)}`,
+    );
+  });
+
+  test("an edit brings the glob's rule and the gate's finding with the tool's result", async () => {
+    const from = mock.requests.length;
+    const content = [
+      "export async function refund(id: string) {",
+      "  try {",
+      "    return { status: 200, body: await pay(id) };",
+      "  } catch (err) {",
+      "    return { status: 500, body: err };",
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    const args = JSON.stringify({ filePath: "src/api/refunds.ts", content });
+    await oc.prompt(session, `write the refund code [[tool:write ${args}]]`);
+    const requests = agentRequests(mock, from);
+    const result = requests.at(-1).body.messages.find((m) => m.role === "tool");
+    assert.ok(result, "the tool's result did not reach the model");
+    assert.deepEqual(injected(textOf(result)), ["api/handlers.mdc"]);
+    assert.match(textOf(result), /no-raw-error-response/);
+    // The prompt's own rules were held: the conversation has them.
+    assert.deepEqual(injected(textOf(requests[0].body.messages.at(-1))), []);
+  });
+
+  test("a shell command that writes a migration brings the migrations rule", async () => {
+    const from = mock.requests.length;
+    const args = JSON.stringify({
+      command: "printf 'create table refunds (id int);\\n' > db/migrations/002_refunds.sql",
+      description: "Adds a migration",
+    });
+    await oc.prompt(session, `add the table [[tool:bash ${args}]]`);
+    const result = agentRequests(mock, from)
+      .at(-1)
+      .body.messages.findLast((m) => m.role === "tool");
+    assert.deepEqual(injected(textOf(result)), ["db/migrations.mdc"]);
+  });
+
+  test("a subagent gets the rules for its task in its own session", async () => {
+    const from = mock.requests.length;
+    const args = JSON.stringify({
+      description: "Write tests",
+      prompt: "write a vitest test for refunds",
+      subagent_type: "general",
+    });
+    await oc.prompt(session, `delegate it [[tool:task ${args}]]`);
+    const child = agentRequests(mock, from).find((r) =>
+      textOf(r.body.messages.at(-1)).startsWith("write a vitest test for refunds"),
+    );
+    assert.ok(child, "the subagent made no request");
+    const task = child.body.messages.at(-1);
+    assert.deepEqual(injected(textOf(task)), ["base.mdc", "testing.mdc"]);
+    assert.ok(
+      oc.toasts.some((t) => /^Rule Fairy \(subagent [^)]+\): base\.mdc/.test(t)),
+      `toasts: ${JSON.stringify(oc.toasts)}`,
+    );
+  });
+
+  test("after a compaction the rules come again", async () => {
+    const before = agentRequests(mock);
+    assert.deepEqual(
+      injected(textOf(before.at(-1).body.messages.findLast((m) => m.role === "user"))),
+      [],
+    );
+    await oc.summarize(session);
+    const from = mock.requests.length;
+    await oc.prompt(session, "now the test for payments");
+    const [first] = agentRequests(mock, from);
+    assert.deepEqual(injected(sent(first)), ["base.mdc", "testing.mdc"]);
+  });
+
+  test("each session's record is kept under .rule-fairy/opencode", () => {
+    const project = join(scratch, "webshop");
+    const files = readdirSync(join(project, ".rule-fairy/opencode"));
+    assert.ok(files.includes(`${session}.json`), files.join(", "));
+    assert.ok(
+      files.some((f) => f.startsWith(`${session}.agent-`)),
+      files.join(", "),
+    );
+  });
+});
+
+describe("broken input", () => {
+  let mock;
+  let oc;
+  let project;
+  before(async () => {
+    project = webshop("broken");
+    writeFileSync(
+      join(project, ".cursor/rules/broken.mdc"),
+      "---\ndescription: broken\nglobs: src/[unclosed\nalwaysApply: false\n---\nbody\n",
+    );
+    mock = await startMock();
+    configure(project, mock.port);
+    oc = await serve(project, join(scratch, "home-broken"));
+  });
+  after(async () => {
+    await oc?.close();
+    await mock?.close();
+  });
+
+  test("a broken rule is named to the person and the model, and the other rules still come", async () => {
+    const session = await oc.newSession();
+    const from = mock.requests.length;
+    const args = JSON.stringify({ filePath: "src/api/x.ts", content: "export const x = 1;\n" });
+    await oc.prompt(session, `a test please [[tool:write ${args}]]`);
+    const requests = agentRequests(mock, from);
+    assert.deepEqual(injected(textOf(requests[0].body.messages.at(-1))), [
+      "base.mdc",
+      "testing.mdc",
+    ]);
+    const result = requests.at(-1).body.messages.find((m) => m.role === "tool");
+    assert.ok(injected(textOf(result)).includes("api/handlers.mdc"));
+    assert.match(textOf(result), /broken\.mdc/);
+    assert.ok(
+      oc.toasts.some((t) => t.includes("broken.mdc")),
+      JSON.stringify(oc.toasts),
+    );
+  });
+
+  test("a corrupt state file is kept aside and the session goes on", async () => {
+    const session = await oc.newSession();
+    const state = join(project, ".rule-fairy/opencode", `${session}.json`);
+    writeFileSync(state, "{ not json");
+    const from = mock.requests.length;
+    await oc.prompt(session, "another test");
+    const [first] = agentRequests(mock, from);
+    assert.ok(injected(sent(first)).includes("testing.mdc"));
+    const files = readdirSync(join(project, ".rule-fairy/opencode"));
+    assert.ok(files.includes(`${session}.json.corrupt`), files.join(", "));
+  });
+});
