@@ -66,6 +66,7 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
 
   const hooks: Hooks = {
     "chat.message": async (input, output) => {
+      const started = performance.now();
       sessions.saw(input.sessionID, input.agent, input.model?.modelID);
       const prompt = personText(output.parts);
       // A message opencode composed itself (every text part synthetic) is
@@ -85,6 +86,11 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
           synthetic: true,
         });
       }
+      // The whole hook as the plugin times it (opencode times no hook):
+      // the benchmark reads it (tests/opencode/bench-session.mjs).
+      screen.debug(
+        `rule-fairy: chat.message hook took ${(performance.now() - started).toFixed(2)} ms`,
+      );
     },
 
     "command.execute.before": async (input) => {
@@ -117,8 +123,15 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
           conversations.empty(session);
           await compactedSafely(session);
           return;
+        // A revert hides messages from the model before it removes them:
+        // what was delivered is asked of the server again.
+        case "session.updated": {
+          const info = properties.info as { id?: string; revert?: unknown } | undefined;
+          if (typeof info?.id === "string" && info.revert != null) conversations.forget(info.id);
+          return;
+        }
         case "message.removed":
-        case "session.reverted":
+        case "message.part.removed":
           if (session !== undefined) conversations.forget(session);
           return;
       }

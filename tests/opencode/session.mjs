@@ -72,15 +72,20 @@ export function configure(project, mockPort, plugin = join(REPO, "opencode/plugi
   );
 }
 
-/** `opencode serve` in `project`; resolves once it listens. */
-export async function serve(project, home, extraEnv = {}) {
+/** `opencode serve` in `project`, with `args` after its own; resolves
+ * once it listens. */
+export async function serve(project, home, extraEnv = {}, args = []) {
   mkdirSync(home, { recursive: true });
   const port = await freePort();
-  const child = spawn(OPENCODE, ["serve", "--port", String(port), "--hostname", "127.0.0.1"], {
-    cwd: project,
-    env: offlineEnv(home, extraEnv),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    OPENCODE,
+    ["serve", "--port", String(port), "--hostname", "127.0.0.1", ...args],
+    {
+      cwd: project,
+      env: offlineEnv(home, extraEnv),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout.on("data", (chunk) => {
     output += chunk;
