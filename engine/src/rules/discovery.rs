@@ -12,7 +12,7 @@ use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::finding::{Code, Finding};
 use crate::base::fs::{FileSource, Kind};
 use crate::base::paths;
-use crate::config::formats::{self, Format};
+use crate::config::formats::{self, Format, GlobalRules};
 use crate::config::RulesSource;
 use crate::rules::nested::{self, folder_owner, NESTED_DEPTH};
 use crate::rules::rule::Rule;
@@ -80,6 +80,9 @@ struct Walk<'a> {
     holds: fn(&str) -> bool,
     /// Set for a nested rules folder.
     nested: Option<Nested>,
+    /// Set for the global rules directory, which names its rules. Its
+    /// links may lead only inside it.
+    global: Option<GlobalRules>,
 }
 
 /// A nested rules folder (behaviour §1.2): its project-relative path,
@@ -101,9 +104,10 @@ impl Walk<'_> {
     /// folder, its path relative to the project, so it never equals the
     /// name of a rule at the root (whose walks do not enter such folders).
     fn name(&self, rel: &str) -> String {
-        match &self.nested {
-            Some(nested) => format!("{}/{rel}", nested.folder),
-            None => rel.to_string(),
+        match (&self.nested, &self.global) {
+            (Some(nested), _) => format!("{}/{rel}", nested.folder),
+            (None, Some(global)) => global.name(rel),
+            (None, None) => rel.to_string(),
         }
     }
 
@@ -146,10 +150,13 @@ struct Bounds<'a> {
     project: Containment,
     real_root: String,
     checkout: std::cell::OnceCell<Option<Containment>>,
+    /// The global rules directory (behaviour §5.2.4): its own walk may
+    /// lead inside it and nowhere else.
+    global: Option<Containment>,
 }
 
 impl<'a> Bounds<'a> {
-    fn new(fs: &'a dyn FileSource, root: &str) -> Self {
+    fn new(fs: &'a dyn FileSource, root: &str, global: Option<&str>) -> Self {
         Bounds {
             fs,
             project: Containment::project(fs, root),
@@ -157,10 +164,15 @@ impl<'a> Bounds<'a> {
                 .real_path(root)
                 .unwrap_or_else(|_| paths::normalize_lexically(root)),
             checkout: std::cell::OnceCell::new(),
+            global: global.map(|dir| Containment::project(fs, dir)),
         }
     }
 
-    fn admits(&self, real: &str) -> bool {
+    /// Whether `walk` may lead to `real`.
+    fn admits(&self, walk: &Walk, real: &str) -> bool {
+        if walk.global.is_some() {
+            return self.global.as_ref().is_some_and(|g| g.admits(real));
+        }
         self.project.admits(real)
             || self
                 .checkout()
@@ -214,6 +226,7 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             may_be_file: false,
             holds: anywhere,
             nested: None,
+            global: None,
         })
         .collect();
     // The legacy one-file rules at the root: `.cursorrules` with Cursor's
@@ -256,6 +269,7 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             may_be_file: layout.may_be_file,
             holds: layout.holds,
             nested: None,
+            global: None,
         });
     }
     for (format, path) in &legacy_paths {
@@ -268,15 +282,21 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             may_be_file: true,
             holds: anywhere,
             nested: None,
+            global: None,
         });
     }
     let mut listing = Listing::default();
     let mut homes: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let bounds = Bounds::new(fs, &source.root);
+    let bounds = Bounds::new(
+        fs,
+        &source.root,
+        source.global.as_ref().map(|g| g.dir.as_str()),
+    );
     let root = paths::normalize_lexically(&source.root);
     let folders = folder_names(source);
     let nested = nested_walks(fs, &root, &bounds, &walks, &folders, &mut listing.findings);
     walks.extend(nested);
+    walks.extend(source.global.as_ref().map(global_walk));
     for walk in &walks {
         let mut found = Vec::new();
         let meta = fs.stat(&walk.dir);
@@ -285,7 +305,7 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             Err(_) => None,
         };
         if let (Ok(meta), Some(real)) = (&meta, &real) {
-            if !bounds.admits(real) {
+            if !bounds.admits(walk, real) {
                 let dir = meta.kind == Kind::Dir;
                 if dir || walk.may_be_file {
                     listing.findings.push(outside(&walk.dir, dir));
@@ -362,6 +382,25 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
         },
     );
     (listing, Some(error))
+}
+
+/// The walk of the global rules directory (behaviour §5.2.4): opencode's
+/// layout, recursive, hidden names skipped, names shown from its place.
+fn global_walk<'a>(global: &GlobalRules) -> Walk<'a> {
+    let layout = formats::LAYOUTS
+        .iter()
+        .find(|l| l.format == Format::Opencode)
+        .expect("opencode has a layout");
+    Walk {
+        dir: global.dir.clone(),
+        format: Format::Opencode,
+        suffixes: layout.suffixes.to_vec(),
+        skip_hidden: layout.skip_hidden,
+        may_be_file: false,
+        holds: layout.holds,
+        nested: None,
+        global: Some(global.clone()),
+    }
 }
 
 /// The folders a format keeps at any depth among a source's rules
@@ -497,7 +536,7 @@ impl Walker<'_, '_> {
                 },
             };
             if let (Ok(kind), Some(real)) = (&kind, &real) {
-                if !self.bounds.admits(real) {
+                if !self.bounds.admits(self.walk, real) {
                     let dir = *kind == Kind::Dir;
                     if dir || self.walk.takes(&name) {
                         self.findings.push(outside(&path, dir));

@@ -11,9 +11,10 @@ use crate::base::contain::{Containment, MAX_PATH_BYTES};
 use crate::base::error::Error;
 use crate::base::fs::{Kind, MemoryFs, Recording};
 use crate::base::paths;
+use crate::config::formats::GlobalRules;
 use crate::config::Config;
 use crate::delivery::frames::{delivery_id, FrameLimits};
-use crate::delivery::selection::{select, with_instructions_claude_left_out};
+use crate::delivery::selection::{select, with_instructions_left_out};
 use crate::hosts::claude::context::{files_loaded_by_host, rules_in_context};
 use crate::hosts::claude::event::{decide, due_in, Circumstances, Outcome};
 use crate::hosts::claude::facts::HostFacts;
@@ -26,6 +27,7 @@ use crate::hosts::shell::{
     candidate_paths, changed_since, parse_porcelain, project_paths, timing_candidates, toplevel,
     InstructionDirs,
 };
+use crate::hosts::workspace_host::WorkspaceHost;
 use crate::matching::event::{Event, EventKind, Query};
 use crate::matching::facts::{project_markers, project_tags, wanted_facts, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
@@ -210,6 +212,10 @@ pub struct ClaudeWorkspace {
     instruction_dirs: InstructionListing,
     /// Whether Claude Code's file watch lets a refresh be skipped.
     watch: Watch,
+    /// The host served: Claude Code unless the host says otherwise.
+    host: WorkspaceHost,
+    /// The global rules directory the host reads, when it has one.
+    global: Option<GlobalRules>,
 }
 
 /// What git said of the instruction files' places (behaviour §5.2.2).
@@ -246,7 +252,34 @@ impl ClaudeWorkspace {
             limits: FrameLimits::default(),
             instruction_dirs: InstructionListing::Unasked,
             watch: Watch::default(),
+            host: WorkspaceHost::default(),
+            global: None,
         }
+    }
+
+    /// Serves `host` from now on (set once, after [`new`](Self::new)):
+    /// which rule formats are read, whether the global rules directory
+    /// is, and which instruction files a delivery adds follow it
+    /// (behaviour §5.2.4). The project loads again at the next refresh.
+    pub fn set_host(&mut self, host: WorkspaceHost) {
+        self.host = host;
+        self.project = None;
+        self.instruction_dirs = InstructionListing::Unasked;
+    }
+
+    /// The host served.
+    pub fn host(&self) -> WorkspaceHost {
+        self.host
+    }
+
+    /// Reads `dir` (absolute; see
+    /// [`opencode_global_rules`](crate::opencode_global_rules)) as the
+    /// global rules directory, its rules named from `home` (behaviour
+    /// §5.2.4), when the host reads one; `None`, or a relative `dir`,
+    /// reads none. The project loads again at the next refresh.
+    pub fn set_global_rules(&mut self, dir: Option<&str>, home: Option<&str>) {
+        self.global = dir.and_then(|dir| GlobalRules::new(dir, home));
+        self.project = None;
     }
 
     /// Smaller frames, so tests can exercise splitting and deferral.
@@ -324,7 +357,7 @@ impl ClaudeWorkspace {
     pub fn next_asks(&mut self) -> Asks {
         self.rounds += 1;
         self.answers.replay();
-        let loaded = load_rules(&self.answers, &self.root);
+        let loaded = self.load_rules();
         let asks = self.answers.asks();
         if !asks.is_empty() && self.rounds < MAX_ROUNDS {
             return asks;
@@ -406,7 +439,9 @@ impl ClaudeWorkspace {
     /// The project, loaded from the answers once per change.
     pub fn project(&mut self) -> Result<&Project, Error> {
         if self.project.is_none() {
-            self.project = Some(Project::load(&self.answers, &self.root));
+            self.project = Some(self.load_rules().map(|(config, source, rules)| {
+                Project::from_rules(&self.root, config, source, rules)
+            }));
         }
         match self.project.as_ref().expect("just loaded") {
             Ok(project) => Ok(project),
@@ -467,6 +502,7 @@ impl ClaudeWorkspace {
     /// A project that does not load has every file timed; the event then
     /// reports why it does not load.
     pub fn shell_candidates(&mut self, porcelain: &[u8], toplevel: &str) -> Vec<String> {
+        let host = self.host;
         let real_root = self.real_root.clone();
         let listed = match &self.instruction_dirs {
             InstructionListing::Listed(dirs) => Some(dirs.clone()),
@@ -476,7 +512,7 @@ impl ClaudeWorkspace {
             Ok(project) => {
                 // The untracked instruction files git status names join
                 // the tracked ones the listing told.
-                let names = listing_names(project);
+                let names = listing_names(project, host);
                 let listed =
                     listed.map(|dirs| dirs.with_porcelain(porcelain, &names, toplevel, &real_root));
                 let dirs = listed.clone().unwrap_or_default();
@@ -498,8 +534,11 @@ impl ClaudeWorkspace {
     /// beside `git status` every time (which names the untracked ones).
     /// None when `:instructions` names none or is bad.
     pub fn instruction_listing(&mut self, untracked: bool) -> Vec<String> {
+        let host = self.host;
         match self.project() {
-            Ok(project) => InstructionDirs::listing_command(&listing_names(project), untracked),
+            Ok(project) => {
+                InstructionDirs::listing_command(&listing_names(project, host), untracked)
+            }
             Err(_) => Vec::new(),
         }
     }
@@ -508,18 +547,20 @@ impl ClaudeWorkspace {
     /// first: git has not been asked yet, or an event since may have added
     /// or removed an instruction file.
     pub fn instruction_listing_due(&mut self) -> bool {
+        let host = self.host;
         matches!(self.instruction_dirs, InstructionListing::Unasked)
             && self
                 .project()
-                .is_ok_and(|project| !listing_names(project).is_empty())
+                .is_ok_and(|project| !listing_names(project, host).is_empty())
     }
 
     /// What the listing printed, and its exit code (`-1`: it could not
     /// run). A listing that fails (no checkout) leaves every directory to
     /// be looked in, as if each might hold one.
     pub fn instructions_listed(&mut self, exit_code: i32, stdout: &[u8]) {
+        let host = self.host;
         let names = match self.project() {
-            Ok(project) => listing_names(project),
+            Ok(project) => listing_names(project, host),
             Err(_) => Vec::new(),
         };
         self.instruction_dirs = match exit_code {
@@ -707,11 +748,12 @@ impl ClaudeWorkspace {
         let query = query(project, &prepared.event, &facts, &request.contents);
         let looked_at = Recording::new(&self.fs);
         let may_exist = |file: &str| self.may_be_instruction(file);
-        let selection = with_instructions_claude_left_out(
+        let selection = with_instructions_left_out(
             &looked_at,
             project,
             select(project, &query),
             &prepared.event,
+            self.host.loading(),
             &may_exist,
         );
         let in_context = self.held_in_context(&request.context);
@@ -869,6 +911,7 @@ impl ClaudeWorkspace {
             now_ms: request.now,
             limits,
             may_exist_instructions: &may_exist,
+            loading: self.host.loading(),
             thread: thread.as_deref(),
         };
         let query = query(project, &event, &facts, &request.contents);
@@ -886,7 +929,7 @@ impl ClaudeWorkspace {
         }
         // An instruction file may have come or gone: the next edit asks
         // git where they are again.
-        let names = listing_names(project);
+        let names = listing_names(project, self.host);
         if event
             .matched_paths()
             .iter()
@@ -900,27 +943,31 @@ impl ClaudeWorkspace {
 }
 
 /// The file names whose places the instruction listing asks of git
-/// (behaviour §5.2.2): the configured ones and the CLAUDE files beside
-/// them; none when `:instructions` names none or is bad, so no listing runs.
-fn listing_names(project: &Project) -> Vec<String> {
+/// (behaviour §5.2.2, §5.2.4): the configured ones and those beside them
+/// that decide whether the host takes them (the CLAUDE files for Claude
+/// Code, `AGENTS.md` and `CLAUDE.md` for opencode); none when
+/// `:instructions` names none or is bad, so no listing runs.
+fn listing_names(project: &Project, host: WorkspaceHost) -> Vec<String> {
     match project.config.instruction_files() {
-        Ok(names) if !names.is_empty() => instructions::claude_looks_for(&names),
+        Ok(names) if !names.is_empty() => host.loading().looks_for(&names),
         _ => Vec::new(),
     }
 }
 
-/// The walk over the answers: the configuration, where rules come from,
-/// and the rules read; the project is built from them only when they
-/// changed.
-fn load_rules(
-    answers: &HostAnswers,
-    root: &str,
-) -> Result<(Config, crate::config::RulesSource, RuleSet), Error> {
-    let config = Config::load(answers, root)?;
-    let source = config.rules_source(root)?;
-    let listing = list_rule_files(answers, &source)?;
-    let rules = RuleSet::read(answers, listing);
-    Ok((config, source, rules))
+impl ClaudeWorkspace {
+    /// The walk over the answers: the configuration, where the host reads
+    /// rules from, and the rules read; the project is built from them only
+    /// when they changed.
+    fn load_rules(&self) -> Result<(Config, crate::config::RulesSource, RuleSet), Error> {
+        let (answers, root) = (&self.answers, self.root.as_str());
+        let config = Config::load(answers, root)?;
+        let source = self
+            .host
+            .rules_source(config.rules_source(root)?, self.global.as_ref());
+        let listing = list_rule_files(answers, &source)?;
+        let rules = RuleSet::read(answers, listing);
+        Ok((config, source, rules))
+    }
 }
 
 struct Prepared {
