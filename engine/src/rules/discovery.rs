@@ -1083,6 +1083,84 @@ mod tests {
         assert!(workflow.globs.is_empty() && workflow.trigger.is_none());
     }
 
+    fn with_global(fs: &MemoryFs, dir: &str) -> RulesSource {
+        let mut source = source(fs, "");
+        source.global = GlobalRules::new(dir, Some("/h"));
+        source
+    }
+
+    #[test]
+    fn the_global_rules_directory_is_walked_as_opencode_s_named_from_home() {
+        // behaviour §5.2.4: recursive, .md and .mdc, hidden names skipped.
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/style.mdc", "# Project style")
+            .add_file("/h/.config/opencode/rules/style.md", "# Global style")
+            .add_file("/h/.config/opencode/rules/deep/x.mdc", "# X")
+            .add_file("/h/.config/opencode/rules/notes.txt", "not a rule")
+            .add_file("/h/.config/opencode/rules/.draft.md", "hidden")
+            .add_file("/h/.config/opencode/rules/.hidden/y.md", "hidden");
+        let source = with_global(&fs, "/h/.config/opencode/rules");
+        let set = RuleSet::load(&fs, &source).unwrap();
+        assert_eq!(
+            set.names(),
+            vec![
+                "style.mdc",
+                "~/.config/opencode/rules/deep/x.mdc",
+                "~/.config/opencode/rules/style.md"
+            ]
+        );
+        let global = set.get("~/.config/opencode/rules/style.md").unwrap();
+        assert_eq!(global.format, Format::Opencode);
+        assert_eq!(global.base, None, "its globs match the project's paths");
+        // A missing directory is silent.
+        let missing = with_global(&fs, "/h/.config/opencode/none");
+        let listing = list_rule_files(&fs, &missing).unwrap();
+        assert_eq!(listing.files.len(), 1);
+        assert!(listing.findings.is_empty(), "{:?}", listing.findings);
+    }
+
+    #[test]
+    fn the_global_rules_directory_may_lead_only_inside_itself() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "# A")
+            .add_file("/p/secret.md", "project file")
+            .add_file("/h/.ssh/id_rsa", "PRIVATE KEY")
+            .add_file("/h/dotfiles/rules/real.md", "# Real")
+            .add_file("/h/dotfiles/rules/shared/s.md", "# Shared")
+            // The directory itself a link: admitted where it leads.
+            .add_link("/h/.config/opencode/rules", "/h/dotfiles/rules")
+            .add_link("/h/dotfiles/rules/key.md", "/h/.ssh/id_rsa")
+            .add_link("/h/dotfiles/rules/project.md", "/p/secret.md")
+            .add_link("/h/dotfiles/rules/inner.md", "shared/s.md")
+            // A project rule may not lead into the global directory.
+            .add_link("/p/.cursor/rules/g.mdc", "/h/dotfiles/rules/real.md");
+        let source = with_global(&fs, "/h/.config/opencode/rules");
+        let (listing, duplicates) = scan_rule_files(&fs, &source);
+        assert!(duplicates.is_none());
+        let names: Vec<&str> = listing.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            names,
+            vec![
+                "a.mdc",
+                "~/.config/opencode/rules/inner.md",
+                "~/.config/opencode/rules/real.md",
+                "~/.config/opencode/rules/shared/s.md"
+            ]
+        );
+        for refused in [
+            "/h/.config/opencode/rules/key.md",
+            "/h/.config/opencode/rules/project.md",
+            "/p/.cursor/rules/g.mdc",
+        ] {
+            assert!(error_at(&listing, refused).is_error(), "{refused}");
+        }
+        let set = RuleSet::read(&fs, listing);
+        assert!(set
+            .rules
+            .iter()
+            .all(|r| r.path != "/h/.config/opencode/rules/key.md"));
+    }
+
     #[test]
     fn java_order_is_utf16_order() {
         // U+FF5E sorts after U+1F600 in UTF-16 (surrogates are 0xD8xx) but before it in UTF-8.

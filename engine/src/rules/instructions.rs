@@ -676,6 +676,77 @@ mod tests {
     }
 
     #[test]
+    fn opencode_leaves_out_the_first_of_agents_and_claude_below_the_root() {
+        // behaviour §5.2.4.
+        let fs = project(&[
+            ("AGENTS.md", "root, in the system prompt"),
+            ("a/AGENTS.md", "A agents"),
+            ("a/CLAUDE.md", "A claude, not taken beside AGENTS.md"),
+            ("a/b/CLAUDE.md", "B claude @notes.md"),
+            ("a/b/notes.md", "not followed"),
+            ("a/b/c/CONTEXT.md", "not looked for"),
+            ("d/CLAUDE.local.md", "not looked for"),
+        ]);
+        let all = |names: &[String], path: &str, may: &dyn Fn(&str) -> bool| {
+            unloaded_by_opencode(&fs, "/p", names, &[path], may)
+        };
+        let names = defaults();
+        assert_eq!(
+            all(&names, "a/b/c/x.ts", &|_| true),
+            vec!["a/AGENTS.md", "a/b/CLAUDE.md"]
+        );
+        assert!(all(&names, "x.ts", &|_| true).is_empty());
+        assert!(all(&names, "d/x.ts", &|_| true).is_empty());
+        // The first present is the one taken, listed or not.
+        let claude_only = vec!["CLAUDE.md".to_string()];
+        assert_eq!(
+            all(&claude_only, "a/b/x.ts", &|_| true),
+            vec!["a/b/CLAUDE.md"]
+        );
+        // What git's listing rules out is not there: the next one is.
+        let not_a_agents = |path: &str| path != "a/AGENTS.md";
+        assert_eq!(
+            all(&claude_only, "a/x.ts", &not_a_agents),
+            vec!["a/CLAUDE.md"]
+        );
+        assert!(all(&claude_only, "a/x.ts", &|_| true).is_empty());
+        // The policy: the same files, by the host's choice, whatever the
+        // change was; Claude Code's differs.
+        for by_shell in [false, true] {
+            assert_eq!(
+                HostLoading::Opencode
+                    .unloaded(&fs, "/p", &names, &["a/b/x.ts"], by_shell, &|_| true),
+                vec!["a/AGENTS.md", "a/b/CLAUDE.md"]
+            );
+        }
+        assert_eq!(
+            HostLoading::ClaudeCode.unloaded(&fs, "/p", &names, &["a/b/x.ts"], true, &|_| true),
+            vec!["a/CLAUDE.md", "a/b/CLAUDE.md", "a/b/notes.md"]
+        );
+    }
+
+    #[test]
+    fn each_host_lists_the_files_that_decide_what_it_takes() {
+        let agents = vec!["AGENTS.md".to_string()];
+        assert_eq!(
+            HostLoading::Opencode.looks_for(&agents),
+            vec!["AGENTS.md", "CLAUDE.md"]
+        );
+        assert_eq!(
+            HostLoading::ClaudeCode.looks_for(&agents),
+            vec![
+                "AGENTS.md",
+                "CLAUDE.md",
+                ".claude/CLAUDE.md",
+                "CLAUDE.local.md"
+            ]
+        );
+        assert_eq!(HostLoading::Opencode.name(), "opencode");
+        assert_eq!(HostLoading::Opencode.reading(), Reading::Whole);
+        assert_eq!(HostLoading::default(), HostLoading::ClaudeCode);
+    }
+
+    #[test]
     fn case_140_directories() {
         assert_eq!(directories::<&str>(&[]), vec![""]);
         assert_eq!(

@@ -1729,6 +1729,181 @@ mod tests {
         ])
     }
 
+    /// [`workspace`] serving opencode.
+    fn for_opencode(mut host: Host) -> Host {
+        host.ws.set_host(WorkspaceHost::Opencode);
+        host.ws.refresh_from(&host.files);
+        host
+    }
+
+    #[test]
+    fn opencode_reads_its_own_layout_without_formats_claude_code_does_not() {
+        // behaviour §5.2.4.
+        let files = [
+            (".opencode/rules/style.md", "# Style"),
+            (".opencode/rules/.draft.md", "# Hidden"),
+            (".cursor/rules/ui.mdc", "---\nalwaysApply: true\n---\n# UI"),
+        ];
+        let mut claude = workspace(&files);
+        assert_eq!(claude.host(), WorkspaceHost::ClaudeCode);
+        assert_eq!(claude.project().unwrap().rules.names(), vec!["ui.mdc"]);
+        let mut opencode = for_opencode(workspace(&files));
+        assert_eq!(opencode.host(), WorkspaceHost::Opencode);
+        assert_eq!(
+            opencode.project().unwrap().rules.names(),
+            vec!["style.md", "ui.mdc"]
+        );
+        // A rule without conditions is always on, as opencode-rules has it.
+        let response = opencode.decide(&prompt("hello", 1_000, ""));
+        assert_eq!(response.delivered, vec!["style.md", "ui.mdc"]);
+        // Back to Claude Code: the configuration's sources only.
+        opencode.ws.set_host(WorkspaceHost::ClaudeCode);
+        assert_eq!(opencode.project().unwrap().rules.names(), vec!["ui.mdc"]);
+    }
+
+    #[test]
+    fn opencode_s_global_rules_come_through_the_steps_after_the_project_s() {
+        let mut host = for_opencode(workspace(&[(
+            ".opencode/rules/style.md",
+            "# Project style",
+        )]));
+        host.files
+            .add_file("/h/.config/opencode/rules/style.md", "# Global style")
+            .add_file(
+                "/h/.config/opencode/rules/ts/types.md",
+                "---\nglobs: \"**/*.ts\"\n---\n# Types",
+            );
+        host.ws
+            .set_global_rules(Some("/h/.config/opencode/rules"), Some("/h"));
+        // The walk asks for the directory like any other source.
+        let mut asked = Vec::new();
+        let mut asks = host.ws.start_refresh();
+        while !asks.is_empty() {
+            asked.extend(asks.list.iter().chain(&asks.stat).cloned());
+            crate::rules::steps::answer_from(&mut host.ws.answers, &host.files, &asks);
+            asks = host.ws.next_asks();
+        }
+        assert!(
+            asked.contains(&"/h/.config/opencode/rules".to_string()),
+            "{asked:?}"
+        );
+        let global = "~/.config/opencode/rules/style.md";
+        assert_eq!(
+            host.ws.project().unwrap().rules.names(),
+            vec!["style.md", global, "~/.config/opencode/rules/ts/types.md"]
+        );
+        let watched = host.ws.watch_paths();
+        assert!(
+            watched.contains(&"/h/.config/opencode/rules".to_string()),
+            "{watched:?}"
+        );
+        let response = host.ws.decide(&prompt("hello", 1_000, ""));
+        assert_eq!(response.delivered, vec!["style.md", global]);
+        let text = response.entries.join("\n");
+        assert!(text.contains("# Global style"), "{text}");
+        // Its globs match the project's paths.
+        let edited = host.ws.decide(&edit("/p/src/a.ts", 2_000, ""));
+        assert_eq!(
+            edited.delivered,
+            vec!["~/.config/opencode/rules/ts/types.md"]
+        );
+        // A missing directory is silent; none at all reads none.
+        host.ws
+            .set_global_rules(Some("/h/.config/opencode/gone"), Some("/h"));
+        host.ws.refresh_from(&host.files);
+        assert_eq!(host.ws.project().unwrap().rules.names(), vec!["style.md"]);
+        assert!(host.ws.loading_problems().is_empty());
+        host.ws.set_global_rules(None, None);
+        host.ws.refresh_from(&host.files);
+        assert_eq!(host.ws.project().unwrap().rules.names(), vec!["style.md"]);
+    }
+
+    #[test]
+    fn claude_code_reads_no_global_rules_even_when_given_them() {
+        let mut host = workspace(&[(".cursor/rules/a.mdc", "# A")]);
+        host.files
+            .add_file("/h/.config/opencode/rules/style.md", "# Global style");
+        host.ws
+            .set_global_rules(Some("/h/.config/opencode/rules"), Some("/h"));
+        host.ws.refresh_from(&host.files);
+        assert_eq!(host.ws.project().unwrap().rules.names(), vec!["a.mdc"]);
+    }
+
+    #[test]
+    fn opencode_gets_the_first_agents_or_claude_file_below_the_root_after_any_change() {
+        // behaviour §5.2.4: its edit tools and shell commands load nothing.
+        let mut ws = for_opencode(billing());
+        let billing_agents = "instruction file services/billing/AGENTS.md";
+        let edited = gathered_and_decided(&mut ws, &edit("/p/services/billing/x.ts", 1, ""));
+        assert_eq!(edited.delivered, vec!["ts.mdc", billing_agents]);
+        let text = edited.entries.join("\n");
+        assert!(text.contains(
+            "[rule-fairy matched: instruction files opencode did not load, for services/billing/x.ts]"
+        ), "{text}");
+        assert!(text.contains("Billing agents, under a CLAUDE.md."));
+        assert!(
+            !text.contains("# Billing"),
+            "the CLAUDE.md beside it is not taken"
+        );
+        assert!(!text.contains("Root, loaded"));
+        // A shell change brings the same, named as a shell change's.
+        let started = saved(&ws.decide(&prompt("go", 10_000, "")));
+        let changed = gathered_and_decided(
+            &mut ws,
+            &shell(&[("services/api/run.ts", 11_000)], 12_000, &started),
+        );
+        assert_eq!(
+            changed.delivered,
+            vec!["ts.mdc", "instruction file services/api/AGENTS.md"]
+        );
+        assert!(changed.entries.join("\n").contains(
+            "[rule-fairy matched: instruction files opencode did not load, for services/api/run.ts, changed by a shell command]"
+        ));
+    }
+
+    #[test]
+    fn opencode_reads_a_claude_file_whole_and_follows_no_imports() {
+        let mut ws = for_opencode(workspace(&[
+            ("CLAUDE.md", "Root."),
+            (
+                "lib/CLAUDE.md",
+                "# Lib\n<!-- maintainers only -->\nSee @notes.md.",
+            ),
+            ("lib/notes.md", "Lib notes."),
+        ]));
+        let response = gathered_and_decided(&mut ws, &edit("/p/lib/x.rs", 1, ""));
+        assert_eq!(response.delivered, vec!["instruction file lib/CLAUDE.md"]);
+        let text = response.entries.join("\n");
+        assert!(
+            text.contains("# Lib\n<!-- maintainers only -->\nSee @notes.md."),
+            "{text}"
+        );
+        assert!(!text.contains("Lib notes."));
+    }
+
+    #[test]
+    fn opencode_s_instruction_listing_names_what_decides_its_choice() {
+        let mut ws = for_opencode(workspace(&[
+            ("rule-fairy.edn", "{:instructions {:files [\"CLAUDE.md\"]}}"),
+            ("a/AGENTS.md", "A agents"),
+            ("a/CLAUDE.md", "A claude"),
+        ]));
+        let listing = ws.instruction_listing(true);
+        assert!(
+            listing.iter().any(|arg| arg.contains("AGENTS.md")),
+            "{listing:?}"
+        );
+        assert!(
+            listing.iter().any(|arg| arg.contains("CLAUDE.md")),
+            "{listing:?}"
+        );
+        // Git lists both: AGENTS.md is the one opencode takes, and it is
+        // not configured, so nothing comes.
+        ws.instructions_listed(0, b"a/AGENTS.md\0a/CLAUDE.md\0");
+        let response = gathered_and_decided(&mut ws, &edit("/p/a/x.ts", 1, ""));
+        assert!(response.delivered.is_empty(), "{:?}", response.delivered);
+    }
+
     #[test]
     fn a_shell_change_brings_the_claude_files_claude_code_loads_only_for_its_own_tools() {
         let mut ws = billing();
