@@ -296,7 +296,14 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
     let folders = folder_names(source);
     let nested = nested_walks(fs, &root, &bounds, &walks, &folders, &mut listing.findings);
     walks.extend(nested);
-    walks.extend(source.global.as_ref().map(global_walk));
+    // A global directory that is one of the project's sources (opencode's
+    // configuration kept in the project) is read once, at its place there.
+    let global = source.global.as_ref();
+    walks.extend(
+        global
+            .filter(|g| !walks.iter().any(|walk| walk.dir == g.dir))
+            .map(global_walk),
+    );
     for walk in &walks {
         let mut found = Vec::new();
         let meta = fs.stat(&walk.dir);
@@ -1112,6 +1119,12 @@ mod tests {
         let global = set.get("~/.config/opencode/rules/style.md").unwrap();
         assert_eq!(global.format, Format::Opencode);
         assert_eq!(global.base, None, "its globs match the project's paths");
+        // The project's own folder as the global one: read once, there.
+        let same = with_global(&fs, "/p/.cursor/rules");
+        assert_eq!(
+            RuleSet::load(&fs, &same).unwrap().names(),
+            vec!["style.mdc"]
+        );
         // A missing directory is silent.
         let missing = with_global(&fs, "/h/.config/opencode/none");
         let listing = list_rule_files(&fs, &missing).unwrap();
