@@ -787,12 +787,12 @@ impl ClaudeWorkspace {
     }
 
     /// What the conversation holds: the rules of our deliveries, and the
-    /// instruction files Claude Code loaded itself, by the names our
+    /// instruction files the host loaded itself, by the names our
     /// deliveries would give them.
     fn held_in_context(&self, texts: &[String]) -> Vec<String> {
         let mut held = rules_in_context(texts);
         held.extend(
-            files_loaded_by_host(texts)
+            files_loaded_by_host(texts, self.host)
                 .iter()
                 .map(|file| instructions::delivered_name(&self.read_path(file))),
         );
@@ -1859,6 +1859,17 @@ mod tests {
         assert!(changed.entries.join("\n").contains(
             "[rule-fairy matched: instruction files opencode did not load, for services/api/run.ts, changed by a shell command]"
         ));
+    }
+
+    #[test]
+    fn what_opencode_attached_to_a_read_is_not_delivered_again() {
+        let mut ws = for_opencode(billing());
+        let mut request = edit("/p/services/api/handler.ts", 1, "");
+        request.context = vec![
+            "<file>\n00001| x\n</file>\n\n<system-reminder>\nInstructions from: /p/services/api/AGENTS.md\nAPI agents.\n</system-reminder>".to_string(),
+        ];
+        let response = gathered_and_decided(&mut ws, &request);
+        assert_eq!(response.delivered, vec!["ts.mdc"]);
     }
 
     #[test]
