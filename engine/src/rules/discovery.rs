@@ -196,7 +196,16 @@ impl<'a> Bounds<'a> {
     }
 }
 
-fn outside(path: &str, dir: bool) -> Finding {
+/// The finding for `path`, met by `walk`, that leads where the walk may
+/// not (a directory when `dir`).
+fn outside(walk: &Walk, path: &str, dir: bool) -> Finding {
+    if walk.global.is_some() {
+        return Finding::from_error(
+            &Error::at(Place::file(path), ErrorKind::GlobalRuleLinksOutside { dir }),
+            &Place::file(path),
+        )
+        .with_hint("keep global rules inside the global rules directory: copy the file in");
+    }
     Finding::from_error(
         &Error::at(Place::file(path), ErrorKind::RuleLinksOutside { dir }),
         &Place::file(path),
@@ -315,7 +324,7 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             if !bounds.admits(walk, real) {
                 let dir = meta.kind == Kind::Dir;
                 if dir || walk.may_be_file {
-                    listing.findings.push(outside(&walk.dir, dir));
+                    listing.findings.push(outside(walk, &walk.dir, dir));
                 }
                 continue;
             }
@@ -546,7 +555,7 @@ impl Walker<'_, '_> {
                 if !self.bounds.admits(self.walk, real) {
                     let dir = *kind == Kind::Dir;
                     if dir || self.walk.takes(&name) {
-                        self.findings.push(outside(&path, dir));
+                        self.findings.push(outside(self.walk, &path, dir));
                     }
                     continue;
                 }
@@ -1163,10 +1172,18 @@ mod tests {
         for refused in [
             "/h/.config/opencode/rules/key.md",
             "/h/.config/opencode/rules/project.md",
-            "/p/.cursor/rules/g.mdc",
         ] {
-            assert!(error_at(&listing, refused).is_error(), "{refused}");
+            let finding = error_at(&listing, refused);
+            assert!(finding.is_error(), "{refused}");
+            assert_eq!(
+                finding.message,
+                "Links outside the global rules directory, so it is not read as a rule"
+            );
         }
+        assert_eq!(
+            error_at(&listing, "/p/.cursor/rules/g.mdc").message,
+            "Links outside the project, so it is not read as a rule"
+        );
         let set = RuleSet::read(&fs, listing);
         assert!(set
             .rules
