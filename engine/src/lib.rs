@@ -49,7 +49,7 @@ pub use base::fs::{FileSource, Kind, MemoryFs, Metadata};
 pub use base::{paths, text};
 pub use syntax::patch;
 
-pub use config::formats::Format;
+pub use config::formats::{opencode_global_rules, Format, GlobalRules};
 pub use config::{Config, RulesSource, CONFIG_FILE};
 
 pub use rules::conditions::normalize_os;
@@ -122,6 +122,7 @@ pub mod claude {
     pub use crate::hosts::claude::gate::gate_answer;
     pub use crate::hosts::claude::state::{after_compaction, held_by, session_report};
     pub use crate::hosts::claude::workspace::{ClaudeWorkspace, EventRequest, RequestKind};
+    pub use crate::hosts::workspace_host::WorkspaceHost;
 }
 
 /// Codex's side: one hook's whole decision over the process's [`Host`](codex::Host),

@@ -18,7 +18,7 @@ pub mod playground;
 
 use rule_fairy_engine::claude::after_compaction;
 use rule_fairy_engine::claude::gate_answer;
-use rule_fairy_engine::claude::{ClaudeWorkspace, EventRequest, RequestKind};
+use rule_fairy_engine::claude::{ClaudeWorkspace, EventRequest, RequestKind, WorkspaceHost};
 use rule_fairy_engine::gate_check::read_gate_run;
 use rule_fairy_engine::labels::gate_finding;
 use rule_fairy_engine::session_id_problem;
@@ -119,6 +119,23 @@ pub fn engine_version() -> String {
     rule_fairy_engine::version::VERSION.to_string()
 }
 
+/// opencode-rules' global rules directory, from the values of
+/// `OPENCODE_CONFIG_DIR`, `XDG_CONFIG_HOME` and `HOME` (each `undefined`
+/// when unset): the first that applies (behaviour §5.2.4), or `undefined`.
+/// Hand it to `Workspace.setGlobalRules`.
+#[wasm_bindgen(js_name = opencodeGlobalRules)]
+pub fn opencode_global_rules(
+    config_dir: Option<String>,
+    xdg_config_home: Option<String>,
+    home: Option<String>,
+) -> Option<String> {
+    rule_fairy_engine::opencode_global_rules(
+        config_dir.as_deref(),
+        xdg_config_home.as_deref(),
+        home.as_deref(),
+    )
+}
+
 /// A project as the Claude Code mod keeps it between events: the files the
 /// engine reads, put in by the mod, and the project loaded from them.
 #[wasm_bindgen]
@@ -189,6 +206,27 @@ impl Workspace {
         Workspace {
             inner: ClaudeWorkspace::new(root, real_root),
         }
+    }
+
+    /// Serves the host called `name`, `"Claude Code"` (the default) or
+    /// `"opencode"`, from now on: set once, after the constructor. It
+    /// decides the rule formats read, whether the global rules directory
+    /// is, and which instruction files a delivery adds (behaviour §5.2.4).
+    /// Any other name is an error, and the host stays as it was.
+    #[wasm_bindgen(js_name = setHost)]
+    pub fn set_host(&mut self, name: &str) -> Result<(), JsError> {
+        let host = WorkspaceHost::named(name).map_err(|why| JsError::new(&why))?;
+        self.inner.set_host(host);
+        Ok(())
+    }
+
+    /// Reads `dir` (absolute, from `opencodeGlobalRules`) as the global
+    /// rules directory when the host is opencode, its rules named from
+    /// `home` (shown as `~`); `undefined` reads none. Its listings, stats
+    /// and reads come among the refresh's asks, and `watchPaths` names it.
+    #[wasm_bindgen(js_name = setGlobalRules)]
+    pub fn set_global_rules(&mut self, dir: Option<String>, home: Option<String>) {
+        self.inner.set_global_rules(dir.as_deref(), home.as_deref());
     }
 
     /// Frames of `chars` UTF-16 units, `frames` per delivery (tests).

@@ -174,6 +174,12 @@ pub enum ErrorKind {
         /// Whether it is a directory, so nothing below it is read.
         dir: bool,
     },
+    /// A rule file or directory in the global rules directory that is a
+    /// symbolic link leading outside that directory (behaviour §5.2.4).
+    GlobalRuleLinksOutside {
+        /// Whether it is a directory, so nothing below it is read.
+        dir: bool,
+    },
     /// A rule-named entry that is not a regular file (a FIFO, socket or
     /// device): never opened.
     RuleNotRegular,
@@ -425,6 +431,12 @@ impl fmt::Display for ErrorKind {
             RuleLinksOutside { dir: false } => {
                 f.write_str("Links outside the project, so it is not read as a rule")
             }
+            GlobalRuleLinksOutside { dir: true } => f.write_str(
+                "Links outside the global rules directory, so no rule below it is read",
+            ),
+            GlobalRuleLinksOutside { dir: false } => f.write_str(
+                "Links outside the global rules directory, so it is not read as a rule",
+            ),
             RuleNotRegular => f.write_str(
                 "Not a regular file (a FIFO, socket or device), so it is not read as a rule",
             ),

@@ -109,6 +109,7 @@ impl Code {
             K::NotUtf8(_)
             | K::CannotReadRule { .. }
             | K::RuleLinksOutside { .. }
+            | K::GlobalRuleLinksOutside { .. }
             | K::RuleNotRegular
             | K::UnknownRule { .. }
             | K::BundleMissesRule { .. }

@@ -197,9 +197,131 @@ pub(crate) fn layout(key: &str) -> Option<&'static Layout> {
     LAYOUTS.iter().find(|l| l.key == key)
 }
 
+/// A rules directory outside the project that a host reads as one more
+/// source, after the project's, with opencode-rules' semantics (behaviour
+/// §5.2.4): opencode-rules' global rules directory.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct GlobalRules {
+    /// The directory, absolute and normalised.
+    pub dir: String,
+    /// How the names of its rules begin: the directory with the home
+    /// directory shown as `~`, so a name says where the file is and never
+    /// equals a project rule's (those are relative to a rules folder).
+    pub shown: String,
+}
+
+impl GlobalRules {
+    /// The global rules directory `dir`, its names shown from `home`;
+    /// `None` when `dir` is not absolute (it could be read from nowhere).
+    ///
+    /// ```
+    /// use rule_fairy_engine::GlobalRules;
+    /// let global = GlobalRules::new("/home/u/.config/opencode/rules", Some("/home/u")).unwrap();
+    /// assert_eq!(global.shown, "~/.config/opencode/rules");
+    /// let elsewhere = GlobalRules::new("/etc/opencode/rules/", Some("/home/u")).unwrap();
+    /// assert_eq!(elsewhere.shown, "/etc/opencode/rules");
+    /// assert_eq!(GlobalRules::new("rules", None), None);
+    /// ```
+    pub fn new(dir: &str, home: Option<&str>) -> Option<GlobalRules> {
+        if !crate::base::paths::is_absolute(dir) {
+            return None;
+        }
+        let dir = crate::base::paths::normalize_lexically(dir);
+        let below_home = home
+            .filter(|home| crate::base::paths::is_absolute(home))
+            .map(crate::base::paths::normalize_lexically)
+            .and_then(|home| crate::base::paths::strip_base(&dir, &home).map(str::to_string));
+        let shown = match below_home {
+            Some(rest) if rest.is_empty() => "~".to_string(),
+            Some(rest) => format!("~/{rest}"),
+            None => dir.clone(),
+        };
+        Some(GlobalRules { dir, shown })
+    }
+
+    /// The name of the rule at `rel` (relative to the directory).
+    pub(crate) fn name(&self, rel: &str) -> String {
+        format!("{}/{rel}", self.shown)
+    }
+}
+
+/// opencode-rules' global rules directory (behaviour §5.2.4): the first
+/// that applies of `$OPENCODE_CONFIG_DIR/rules`,
+/// `$XDG_CONFIG_HOME/opencode/rules` and `$HOME/.config/opencode/rules`,
+/// given each variable's value. A variable applies when it is set to an
+/// absolute path; an empty or relative value is passed over, as the XDG
+/// specification says of relative ones. `None` when none applies.
+///
+/// ```
+/// use rule_fairy_engine::opencode_global_rules;
+/// assert_eq!(opencode_global_rules(Some("/x"), Some("/xdg"), Some("/h")).as_deref(), Some("/x/rules"));
+/// assert_eq!(opencode_global_rules(None, Some("/xdg"), Some("/h")).as_deref(), Some("/xdg/opencode/rules"));
+/// assert_eq!(opencode_global_rules(Some(""), None, Some("/h")).as_deref(), Some("/h/.config/opencode/rules"));
+/// assert_eq!(opencode_global_rules(None, None, None), None);
+/// ```
+pub fn opencode_global_rules(
+    config_dir: Option<&str>,
+    xdg_config_home: Option<&str>,
+    home: Option<&str>,
+) -> Option<String> {
+    fn applies(value: Option<&str>) -> Option<&str> {
+        value.filter(|v| crate::base::paths::is_absolute(v))
+    }
+    let under = |base: &str, rest: &str| {
+        crate::base::paths::normalize_lexically(&crate::base::paths::join(base, rest))
+    };
+    applies(config_dir)
+        .map(|dir| under(dir, "rules"))
+        .or_else(|| applies(xdg_config_home).map(|dir| under(dir, "opencode/rules")))
+        .or_else(|| applies(home).map(|dir| under(dir, ".config/opencode/rules")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_global_directory_is_the_first_variable_that_applies() {
+        let all = (Some("/c"), Some("/x"), Some("/h"));
+        assert_eq!(
+            opencode_global_rules(all.0, all.1, all.2).as_deref(),
+            Some("/c/rules")
+        );
+        // Unset, empty and relative values are passed over in turn.
+        for config_dir in [None, Some(""), Some("conf")] {
+            assert_eq!(
+                opencode_global_rules(config_dir, all.1, all.2).as_deref(),
+                Some("/x/opencode/rules")
+            );
+            for xdg in [None, Some(""), Some("./xdg")] {
+                assert_eq!(
+                    opencode_global_rules(config_dir, xdg, all.2).as_deref(),
+                    Some("/h/.config/opencode/rules")
+                );
+                assert_eq!(opencode_global_rules(config_dir, xdg, Some("")), None);
+            }
+        }
+        assert_eq!(
+            opencode_global_rules(Some("/c/"), None, None).as_deref(),
+            Some("/c/rules")
+        );
+    }
+
+    #[test]
+    fn global_rules_are_named_from_the_home_directory() {
+        let global = GlobalRules::new("/h/.config/opencode/rules", Some("/h/")).unwrap();
+        assert_eq!(global.name("style.md"), "~/.config/opencode/rules/style.md");
+        // A home that is only a prefix of the directory's name is not its home.
+        let other = GlobalRules::new("/home2/rules", Some("/home")).unwrap();
+        assert_eq!(other.name("a/b.md"), "/home2/rules/a/b.md");
+        assert_eq!(GlobalRules::new("/h", Some("/h")).unwrap().shown, "~");
+        assert_eq!(
+            GlobalRules::new("/x/rules", Some("relative"))
+                .unwrap()
+                .shown,
+            "/x/rules"
+        );
+    }
 
     #[test]
     fn roo_keeps_its_rule_folders_only() {

@@ -10,7 +10,7 @@ use crate::base::finding::Span;
 use crate::base::fs::FileSource;
 use crate::base::paths;
 use crate::base::text::closest;
-use crate::config::formats::Format;
+use crate::config::formats::{Format, GlobalRules};
 use crate::syntax::edn::{self, Edn, Value};
 
 /// The configuration file's name, at the project root (behaviour §1.1).
@@ -67,6 +67,9 @@ pub struct RulesSource {
     pub extensions: Vec<String>,
     /// Other hosts' rule layouts switched on by `:formats`, in that order.
     pub formats: Vec<Format>,
+    /// A rules directory outside the project its host reads after the
+    /// project's own (behaviour §5.2.4); never from `rule-fairy.edn`.
+    pub global: Option<GlobalRules>,
 }
 
 /// Where the gate's ast-grep rules and rule tests live beyond `sgconfig.yml`
@@ -317,6 +320,7 @@ impl Config {
             dirs,
             extensions,
             formats: self.formats()?,
+            global: None,
         })
     }
 

@@ -24,7 +24,7 @@ use crate::render::imports::{render_blocks, render_each, render_full};
 use crate::render::index_entry::{index_entry, is_index_name};
 use crate::render::labels;
 use crate::render::prefix::{read_lines, ChangedPath, Trigger};
-use crate::rules::instructions::{self, Reading};
+use crate::rules::instructions::{self, HostLoading, Reading};
 use crate::rules::rule::Rule;
 
 /// The rules an event selected, in match order, and why.
@@ -322,17 +322,19 @@ pub(crate) fn with_unloaded_instructions(
     selection
 }
 
-/// `selection` with the instruction files Claude Code did not load for an
-/// edit's or a shell change's paths (behaviour §5.2.2) after its rules, each
-/// on the changed paths that bring it, so a path stays pending while its
-/// instruction file is deferred or broken. Each is durable, as in Codex;
-/// a bad `:instructions` leaves them out, as there. An instruction file
-/// `may_exist` rules out is not looked for.
-pub(crate) fn with_instructions_claude_left_out(
+/// `selection` with the instruction files the host did not load for an
+/// edit's or a shell change's paths (`loading` says which it loads itself:
+/// behaviour §5.2.2 for Claude Code, §5.2.4 for opencode) after its rules,
+/// each on the changed paths that bring it, so a path stays pending while
+/// its instruction file is deferred or broken. Each is durable, as in
+/// Codex; a bad `:instructions` leaves them out, as there. An instruction
+/// file `may_exist` rules out is not looked for.
+pub(crate) fn with_instructions_left_out(
     fs: &dyn FileSource,
     project: &Project,
     mut selection: Selection,
     event: &Event,
+    loading: HostLoading,
     may_exist: &dyn Fn(&str) -> bool,
 ) -> Selection {
     let by_shell = match event {
@@ -353,17 +355,11 @@ pub(crate) fn with_instructions_claude_left_out(
             .entry(dir)
             .or_insert_with(|| {
                 let paths = std::slice::from_ref(&path);
-                instructions::unloaded_by_claude(
-                    fs,
-                    &project.root,
-                    &names,
-                    paths,
-                    by_shell,
-                    may_exist,
-                )
-                .iter()
-                .map(|f| instructions::delivered_name(f))
-                .collect()
+                loading
+                    .unloaded(fs, &project.root, &names, paths, by_shell, may_exist)
+                    .iter()
+                    .map(|f| instructions::delivered_name(f))
+                    .collect()
             })
             .clone();
         if brought.is_empty() {
@@ -608,8 +604,40 @@ pub fn claude_delivery<S: AsRef<str>>(
     delivery_id: &str,
     limits: FrameLimits,
 ) -> Result<Delivery, RenderError> {
+    let frames = Frames {
+        delivery_id,
+        limits,
+        loading: HostLoading::ClaudeCode,
+    };
+    frames_delivery(fs, project, trigger, candidates, frames)
+}
+
+/// How a frames delivery is made: its id, the frames' limits, and the
+/// host it is for, whose instruction files are read its way and named
+/// with its name.
+pub(crate) struct Frames<'a> {
+    pub delivery_id: &'a str,
+    pub limits: FrameLimits,
+    pub loading: HostLoading,
+}
+
+/// [`claude_delivery`] for a host that takes frames: Claude Code, or
+/// opencode over the same workspace (behaviour §5.2.4).
+pub(crate) fn frames_delivery<S: AsRef<str>>(
+    fs: &dyn FileSource,
+    project: &Project,
+    trigger: &Trigger,
+    candidates: &[S],
+    frames: Frames<'_>,
+) -> Result<Delivery, RenderError> {
+    let Frames {
+        delivery_id,
+        limits,
+        loading,
+    } = frames;
+    let reading = loading.reading();
     let names: Vec<&str> = candidates.iter().map(AsRef::as_ref).collect();
-    let screened = render_screened(fs, project, &names, Reading::ClaudeCode)?;
+    let screened = render_screened(fs, project, &names, reading)?;
     let rendered = &screened.rendered;
     let sizes = screened
         .blocks
@@ -629,9 +657,9 @@ pub fn claude_delivery<S: AsRef<str>>(
                 }
             }
             let chosen: Vec<&str> = indices.iter().map(|&i| rendered[i]).collect();
-            render(fs, project, &chosen, Reading::ClaudeCode)
+            render(fs, project, &chosen, reading)
         },
-        |delivered| trigger.prefix(delivered),
+        |delivered| trigger.prefix_for(delivered, loading),
     )?;
     let too_large = delivery
         .oversized
@@ -704,21 +732,21 @@ pub fn codex_text<S: AsRef<str>>(
     due: &[S],
 ) -> Result<CodexText, RenderError> {
     let names: Vec<&str> = due.iter().map(AsRef::as_ref).collect();
-    let screened = render_screened(fs, project, &names, Reading::Codex)?;
+    let screened = render_screened(fs, project, &names, Reading::Whole)?;
     let mut broken = screened.broken;
     let (delivered, blocks) = match screened.blocks {
         Ok(blocks) => (screened.rendered, blocks),
         Err(error) if error.expanded_bytes.is_some() => {
             let mut fitting = Vec::new();
             for name in screened.rendered {
-                match render(fs, project, &[name], Reading::Codex) {
+                match render(fs, project, &[name], Reading::Whole) {
                     Err(alone) if alone.expanded_bytes.is_some() => broken.push(
                         BrokenRule::placed(project, name, None, alone_over_budget(&alone)),
                     ),
                     _ => fitting.push(name),
                 }
             }
-            let blocks = render(fs, project, &fitting, Reading::Codex)?;
+            let blocks = render(fs, project, &fitting, Reading::Whole)?;
             (fitting, blocks)
         }
         Err(error) => return Err(error),
@@ -1397,7 +1425,7 @@ mod tests {
     #[test]
     fn a_missing_rule_is_the_reference_error() {
         let (fs, project) = project();
-        let err = render(&fs, &project, &["gone.mdc"], Reading::Codex).unwrap_err();
+        let err = render(&fs, &project, &["gone.mdc"], Reading::Whole).unwrap_err();
         assert_eq!(err.error.message(), "Rule does not exist: gone.mdc");
     }
 }

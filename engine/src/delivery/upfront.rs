@@ -32,7 +32,7 @@ pub fn upfront_cost(fs: &dyn FileSource, project: &Project) -> UpfrontCost {
         .iter()
         .map(|r| r.name.as_str())
         .collect();
-    let Ok(screened) = render_screened(fs, project, &names, Reading::Codex) else {
+    let Ok(screened) = render_screened(fs, project, &names, Reading::Whole) else {
         return UpfrontCost::default();
     };
     let rules = screened.rendered.len() as u64;
@@ -41,7 +41,7 @@ pub fn upfront_cost(fs: &dyn FileSource, project: &Project) -> UpfrontCost {
         Err(_) => screened
             .rendered
             .iter()
-            .filter_map(|name| render(fs, project, &[name], Reading::Codex).ok())
+            .filter_map(|name| render(fs, project, &[name], Reading::Whole).ok())
             .map(|blocks| utf16_len(&render_full(&blocks)) as u64)
             .sum(),
     };

@@ -150,17 +150,18 @@ pub fn matched_read_below(paths: &str) -> String {
 pub const MATCHED_INSTRUCTIONS: &str =
     "[rule-fairy matched: instruction files of directories below the working directory, which Codex did not read]";
 
-/// Why a Claude Code delivery carries instruction files (behaviour §5.3):
-/// `[rule-fairy matched: instruction files Claude Code did not load, for
-/// <paths>]`, with `, changed by a shell command` when one changed them.
-pub fn matched_instructions_claude(paths: &str, by_shell: bool) -> String {
+/// Why a Claude Code or opencode delivery carries instruction files
+/// (behaviour §5.3, §5.2.4): `[rule-fairy matched: instruction files <host>
+/// did not load, for <paths>]`, with `, changed by a shell command` when
+/// one changed them.
+pub fn matched_instructions_unloaded(host: &str, paths: &str, by_shell: bool) -> String {
     let shell = if by_shell {
         ", changed by a shell command"
     } else {
         ""
     };
     format!(
-        "[rule-fairy matched: instruction files Claude Code did not load, for {}{shell}]",
+        "[rule-fairy matched: instruction files {host} did not load, for {}{shell}]",
         line_safe(paths)
     )
 }

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use crate::matching::index::PromptMatch;
 use crate::render::labels;
-use crate::rules::instructions;
+use crate::rules::instructions::{self, HostLoading};
 
 /// Characters a shell delivery spends naming changed paths; the rest are
 /// counted, so neither a rebase's hundreds of paths nor a few very long ones
@@ -50,6 +50,17 @@ impl Trigger {
     /// The first frame's marker lines for a delivery of `delivered` (in
     /// delivery order), without the deferred line, which fitting adds.
     pub fn prefix<S: AsRef<str>>(&self, delivered: &[S]) -> String {
+        self.prefix_for(delivered, HostLoading::ClaudeCode)
+    }
+
+    /// [`prefix`](Self::prefix) for the host of `loading`, whom the line
+    /// naming the instruction files it did not load names.
+    pub(crate) fn prefix_for<S: AsRef<str>>(
+        &self,
+        delivered: &[S],
+        loading: HostLoading,
+    ) -> String {
+        let host = loading.name();
         let mut lines = injected_markers(delivered);
         match self {
             Trigger::Prompt(matches) => {
@@ -63,7 +74,7 @@ impl Trigger {
                     lines.push(labels::matched_glob(path));
                 }
                 if delivered.iter().any(|name| is_instruction(name.as_ref())) {
-                    lines.push(labels::matched_instructions_claude(path, false));
+                    lines.push(labels::matched_instructions_unloaded(host, path, false));
                 }
             }
             Trigger::Read { requested, below } => {
@@ -91,7 +102,7 @@ impl Trigger {
                 }
                 if !by_instructions.is_empty() {
                     let paths = shell_paths(&by_instructions);
-                    lines.push(labels::matched_instructions_claude(&paths, true));
+                    lines.push(labels::matched_instructions_unloaded(host, &paths, true));
                 }
                 lines.push(String::new());
                 lines.push(SHELL_CONTRACT.to_string());

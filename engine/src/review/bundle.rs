@@ -115,7 +115,7 @@ pub fn build<S: AsRef<str>>(
     let names: Vec<&str> = rule_names.iter().map(String::as_str).collect();
     // Only rules: the bundle reads its instruction files itself (§6.3).
     let screened =
-        selection::render_screened(fs, project, &names, Reading::Codex).map_err(|e| e.error)?;
+        selection::render_screened(fs, project, &names, Reading::Whole).map_err(|e| e.error)?;
     let rendered: Vec<String> = screened.rendered.iter().map(ToString::to_string).collect();
     broken.extend(screened.broken);
     let blocks = screened.blocks.map_err(|e| match e.expanded_bytes {

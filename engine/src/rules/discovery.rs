@@ -12,7 +12,7 @@ use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::finding::{Code, Finding};
 use crate::base::fs::{FileSource, Kind};
 use crate::base::paths;
-use crate::config::formats::{self, Format};
+use crate::config::formats::{self, Format, GlobalRules};
 use crate::config::RulesSource;
 use crate::rules::nested::{self, folder_owner, NESTED_DEPTH};
 use crate::rules::rule::Rule;
@@ -80,6 +80,9 @@ struct Walk<'a> {
     holds: fn(&str) -> bool,
     /// Set for a nested rules folder.
     nested: Option<Nested>,
+    /// Set for the global rules directory, which names its rules. Its
+    /// links may lead only inside it.
+    global: Option<GlobalRules>,
 }
 
 /// A nested rules folder (behaviour §1.2): its project-relative path,
@@ -101,9 +104,10 @@ impl Walk<'_> {
     /// folder, its path relative to the project, so it never equals the
     /// name of a rule at the root (whose walks do not enter such folders).
     fn name(&self, rel: &str) -> String {
-        match &self.nested {
-            Some(nested) => format!("{}/{rel}", nested.folder),
-            None => rel.to_string(),
+        match (&self.nested, &self.global) {
+            (Some(nested), _) => format!("{}/{rel}", nested.folder),
+            (None, Some(global)) => global.name(rel),
+            (None, None) => rel.to_string(),
         }
     }
 
@@ -146,10 +150,13 @@ struct Bounds<'a> {
     project: Containment,
     real_root: String,
     checkout: std::cell::OnceCell<Option<Containment>>,
+    /// The global rules directory (behaviour §5.2.4): its own walk may
+    /// lead inside it and nowhere else.
+    global: Option<Containment>,
 }
 
 impl<'a> Bounds<'a> {
-    fn new(fs: &'a dyn FileSource, root: &str) -> Self {
+    fn new(fs: &'a dyn FileSource, root: &str, global: Option<&str>) -> Self {
         Bounds {
             fs,
             project: Containment::project(fs, root),
@@ -157,10 +164,15 @@ impl<'a> Bounds<'a> {
                 .real_path(root)
                 .unwrap_or_else(|_| paths::normalize_lexically(root)),
             checkout: std::cell::OnceCell::new(),
+            global: global.map(|dir| Containment::project(fs, dir)),
         }
     }
 
-    fn admits(&self, real: &str) -> bool {
+    /// Whether `walk` may lead to `real`.
+    fn admits(&self, walk: &Walk, real: &str) -> bool {
+        if walk.global.is_some() {
+            return self.global.as_ref().is_some_and(|g| g.admits(real));
+        }
         self.project.admits(real)
             || self
                 .checkout()
@@ -184,7 +196,16 @@ impl<'a> Bounds<'a> {
     }
 }
 
-fn outside(path: &str, dir: bool) -> Finding {
+/// The finding for `path`, met by `walk`, that leads where the walk may
+/// not (a directory when `dir`).
+fn outside(walk: &Walk, path: &str, dir: bool) -> Finding {
+    if walk.global.is_some() {
+        return Finding::from_error(
+            &Error::at(Place::file(path), ErrorKind::GlobalRuleLinksOutside { dir }),
+            &Place::file(path),
+        )
+        .with_hint("keep global rules inside the global rules directory: copy the file in");
+    }
     Finding::from_error(
         &Error::at(Place::file(path), ErrorKind::RuleLinksOutside { dir }),
         &Place::file(path),
@@ -214,6 +235,7 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             may_be_file: false,
             holds: anywhere,
             nested: None,
+            global: None,
         })
         .collect();
     // The legacy one-file rules at the root: `.cursorrules` with Cursor's
@@ -256,6 +278,7 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             may_be_file: layout.may_be_file,
             holds: layout.holds,
             nested: None,
+            global: None,
         });
     }
     for (format, path) in &legacy_paths {
@@ -268,15 +291,28 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             may_be_file: true,
             holds: anywhere,
             nested: None,
+            global: None,
         });
     }
     let mut listing = Listing::default();
     let mut homes: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let bounds = Bounds::new(fs, &source.root);
+    let bounds = Bounds::new(
+        fs,
+        &source.root,
+        source.global.as_ref().map(|g| g.dir.as_str()),
+    );
     let root = paths::normalize_lexically(&source.root);
     let folders = folder_names(source);
     let nested = nested_walks(fs, &root, &bounds, &walks, &folders, &mut listing.findings);
     walks.extend(nested);
+    // A global directory that is one of the project's sources (opencode's
+    // configuration kept in the project) is read once, at its place there.
+    let global = source.global.as_ref();
+    walks.extend(
+        global
+            .filter(|g| !walks.iter().any(|walk| walk.dir == g.dir))
+            .map(global_walk),
+    );
     for walk in &walks {
         let mut found = Vec::new();
         let meta = fs.stat(&walk.dir);
@@ -285,10 +321,10 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
             Err(_) => None,
         };
         if let (Ok(meta), Some(real)) = (&meta, &real) {
-            if !bounds.admits(real) {
+            if !bounds.admits(walk, real) {
                 let dir = meta.kind == Kind::Dir;
                 if dir || walk.may_be_file {
-                    listing.findings.push(outside(&walk.dir, dir));
+                    listing.findings.push(outside(walk, &walk.dir, dir));
                 }
                 continue;
             }
@@ -362,6 +398,25 @@ pub fn scan_rule_files(fs: &dyn FileSource, source: &RulesSource) -> (Listing, O
         },
     );
     (listing, Some(error))
+}
+
+/// The walk of the global rules directory (behaviour §5.2.4): opencode's
+/// layout, recursive, hidden names skipped, names shown from its place.
+fn global_walk<'a>(global: &GlobalRules) -> Walk<'a> {
+    let layout = formats::LAYOUTS
+        .iter()
+        .find(|l| l.format == Format::Opencode)
+        .expect("opencode has a layout");
+    Walk {
+        dir: global.dir.clone(),
+        format: Format::Opencode,
+        suffixes: layout.suffixes.to_vec(),
+        skip_hidden: layout.skip_hidden,
+        may_be_file: false,
+        holds: layout.holds,
+        nested: None,
+        global: Some(global.clone()),
+    }
 }
 
 /// The folders a format keeps at any depth among a source's rules
@@ -497,10 +552,10 @@ impl Walker<'_, '_> {
                 },
             };
             if let (Ok(kind), Some(real)) = (&kind, &real) {
-                if !self.bounds.admits(real) {
+                if !self.bounds.admits(self.walk, real) {
                     let dir = *kind == Kind::Dir;
                     if dir || self.walk.takes(&name) {
-                        self.findings.push(outside(&path, dir));
+                        self.findings.push(outside(self.walk, &path, dir));
                     }
                     continue;
                 }
@@ -1042,6 +1097,98 @@ mod tests {
         let workflow = set.get("workflows/release.md").unwrap();
         assert!(workflow.mention_only && !workflow.always_apply);
         assert!(workflow.globs.is_empty() && workflow.trigger.is_none());
+    }
+
+    fn with_global(fs: &MemoryFs, dir: &str) -> RulesSource {
+        let mut source = source(fs, "");
+        source.global = GlobalRules::new(dir, Some("/h"));
+        source
+    }
+
+    #[test]
+    fn the_global_rules_directory_is_walked_as_opencode_s_named_from_home() {
+        // behaviour §5.2.4: recursive, .md and .mdc, hidden names skipped.
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/style.mdc", "# Project style")
+            .add_file("/h/.config/opencode/rules/style.md", "# Global style")
+            .add_file("/h/.config/opencode/rules/deep/x.mdc", "# X")
+            .add_file("/h/.config/opencode/rules/notes.txt", "not a rule")
+            .add_file("/h/.config/opencode/rules/.draft.md", "hidden")
+            .add_file("/h/.config/opencode/rules/.hidden/y.md", "hidden");
+        let source = with_global(&fs, "/h/.config/opencode/rules");
+        let set = RuleSet::load(&fs, &source).unwrap();
+        assert_eq!(
+            set.names(),
+            vec![
+                "style.mdc",
+                "~/.config/opencode/rules/deep/x.mdc",
+                "~/.config/opencode/rules/style.md"
+            ]
+        );
+        let global = set.get("~/.config/opencode/rules/style.md").unwrap();
+        assert_eq!(global.format, Format::Opencode);
+        assert_eq!(global.base, None, "its globs match the project's paths");
+        // The project's own folder as the global one: read once, there.
+        let same = with_global(&fs, "/p/.cursor/rules");
+        assert_eq!(
+            RuleSet::load(&fs, &same).unwrap().names(),
+            vec!["style.mdc"]
+        );
+        // A missing directory is silent.
+        let missing = with_global(&fs, "/h/.config/opencode/none");
+        let listing = list_rule_files(&fs, &missing).unwrap();
+        assert_eq!(listing.files.len(), 1);
+        assert!(listing.findings.is_empty(), "{:?}", listing.findings);
+    }
+
+    #[test]
+    fn the_global_rules_directory_may_lead_only_inside_itself() {
+        let mut fs = MemoryFs::new();
+        fs.add_file("/p/.cursor/rules/a.mdc", "# A")
+            .add_file("/p/secret.md", "project file")
+            .add_file("/h/.ssh/id_rsa", "PRIVATE KEY")
+            .add_file("/h/dotfiles/rules/real.md", "# Real")
+            .add_file("/h/dotfiles/rules/shared/s.md", "# Shared")
+            // The directory itself a link: admitted where it leads.
+            .add_link("/h/.config/opencode/rules", "/h/dotfiles/rules")
+            .add_link("/h/dotfiles/rules/key.md", "/h/.ssh/id_rsa")
+            .add_link("/h/dotfiles/rules/project.md", "/p/secret.md")
+            .add_link("/h/dotfiles/rules/inner.md", "shared/s.md")
+            // A project rule may not lead into the global directory.
+            .add_link("/p/.cursor/rules/g.mdc", "/h/dotfiles/rules/real.md");
+        let source = with_global(&fs, "/h/.config/opencode/rules");
+        let (listing, duplicates) = scan_rule_files(&fs, &source);
+        assert!(duplicates.is_none());
+        let names: Vec<&str> = listing.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(
+            names,
+            vec![
+                "a.mdc",
+                "~/.config/opencode/rules/inner.md",
+                "~/.config/opencode/rules/real.md",
+                "~/.config/opencode/rules/shared/s.md"
+            ]
+        );
+        for refused in [
+            "/h/.config/opencode/rules/key.md",
+            "/h/.config/opencode/rules/project.md",
+        ] {
+            let finding = error_at(&listing, refused);
+            assert!(finding.is_error(), "{refused}");
+            assert_eq!(
+                finding.message,
+                "Links outside the global rules directory, so it is not read as a rule"
+            );
+        }
+        assert_eq!(
+            error_at(&listing, "/p/.cursor/rules/g.mdc").message,
+            "Links outside the project, so it is not read as a rule"
+        );
+        let set = RuleSet::read(&fs, listing);
+        assert!(set
+            .rules
+            .iter()
+            .all(|r| r.path != "/h/.config/opencode/rules/key.md"));
     }
 
     #[test]

@@ -212,19 +212,6 @@ fn agents_file(
         .find(|(_, path)| may_exist(path) && fs.is_file(&paths::join(root, path)))
 }
 
-/// The file names whose places tell where Claude Code may have left an
-/// instruction file out: the configured `names` and the CLAUDE files,
-/// whose presence decides whether an `AGENTS.md` beside them is read.
-pub(crate) fn claude_looks_for(names: &[String]) -> Vec<String> {
-    let mut all = names.to_vec();
-    for name in CLAUDE_FILES {
-        if !all.iter().any(|n| n == name) {
-            all.push((*name).to_string());
-        }
-    }
-    all
-}
-
 /// The instruction files Claude Code did not load for `paths`
 /// (project-relative, normalised), each followed by what it imports, each
 /// real file once (behaviour §5.2.2). Claude Code loads a directory's CLAUDE
@@ -284,11 +271,118 @@ pub(crate) fn unloaded_by_claude<S: AsRef<str>>(
     collector.documents.into_iter().map(|d| d.path).collect()
 }
 
+/// Which instruction files a host loads by itself, so a delivery after an
+/// edit or a shell change adds the others (behaviour §5.2.2, §5.2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum HostLoading {
+    /// Claude Code: CLAUDE files below the root when its own tools touch a
+    /// file there, never an AGENTS file below the root
+    /// ([`unloaded_by_claude`]).
+    #[default]
+    ClaudeCode,
+    /// opencode: what its `read` tool attaches, never what its edit tools
+    /// or shell commands touch ([`unloaded_by_opencode`]).
+    Opencode,
+}
+
+impl HostLoading {
+    /// The host as its deliveries name it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            HostLoading::ClaudeCode => "Claude Code",
+            HostLoading::Opencode => "opencode",
+        }
+    }
+
+    /// How the host reads an instruction file: Claude Code strips block
+    /// comments; opencode takes the file whole.
+    pub(crate) fn reading(self) -> Reading {
+        match self {
+            HostLoading::ClaudeCode => Reading::ClaudeCode,
+            HostLoading::Opencode => Reading::Whole,
+        }
+    }
+
+    /// The instruction files the host did not load for `paths`
+    /// (project-relative, normalised), shallowest first; `by_shell` when a
+    /// shell command changed them rather than the host's own edit tool.
+    pub(crate) fn unloaded<S: AsRef<str>>(
+        self,
+        fs: &dyn FileSource,
+        root: &str,
+        names: &[String],
+        paths: &[S],
+        by_shell: bool,
+        may_exist: &dyn Fn(&str) -> bool,
+    ) -> Vec<String> {
+        match self {
+            HostLoading::ClaudeCode => {
+                unloaded_by_claude(fs, root, names, paths, by_shell, may_exist)
+            }
+            HostLoading::Opencode => unloaded_by_opencode(fs, root, names, paths, may_exist),
+        }
+    }
+
+    /// The file names whose places tell where the host may have left an
+    /// instruction file out: the configured `names` and those whose
+    /// presence decides whether a listed file is the one the host takes.
+    pub(crate) fn looks_for(self, names: &[String]) -> Vec<String> {
+        let deciding: &[&str] = match self {
+            HostLoading::ClaudeCode => CLAUDE_FILES,
+            HostLoading::Opencode => &OPENCODE_FILES,
+        };
+        let mut all = names.to_vec();
+        for name in deciding {
+            if !all.iter().any(|n| n == name) {
+                all.push((*name).to_string());
+            }
+        }
+        all
+    }
+}
+
+/// The instruction files opencode's `read` tool takes from a directory,
+/// the first present (behaviour §5.2.4).
+const OPENCODE_FILES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
+
+/// The instruction files opencode did not load for `paths`
+/// (project-relative, normalised), behaviour §5.2.4. opencode puts the
+/// instruction file of the root (its working directory's way up) into the
+/// system prompt, and attaches a directory's below it only when its `read`
+/// tool reads a file there; its edit, write and patch tools and shell
+/// commands load nothing. So, in each directory strictly below the root
+/// on a path's way down, shallowest first: the first present of
+/// `AGENTS.md` and `CLAUDE.md`, when `names` lists it. opencode follows no
+/// imports, so none are. A file `may_exist` rules out is taken as absent
+/// without a look.
+pub(crate) fn unloaded_by_opencode<S: AsRef<str>>(
+    fs: &dyn FileSource,
+    root: &str,
+    names: &[String],
+    paths: &[S],
+    may_exist: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let present = |path: &str| may_exist(path) && fs.is_file(&paths::join(root, path));
+    directories(paths)
+        .into_iter()
+        .filter(|dir| !dir.is_empty())
+        .filter_map(|dir| {
+            OPENCODE_FILES
+                .iter()
+                .map(|name| (*name, in_directory(&dir, name)))
+                .find(|(_, path)| present(path))
+        })
+        .filter(|(name, _)| names.iter().any(|n| n == name))
+        .map(|(_, path)| path)
+        .collect()
+}
+
 /// How the host a hook delivers an instruction file to reads such files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Reading {
-    /// Whole, as Codex reads `AGENTS.md`.
-    Codex,
+    /// Whole, as Codex reads `AGENTS.md` and opencode its instruction
+    /// files.
+    Whole,
     /// With whole-line block comments stripped, as Claude Code reads its
     /// memory files (their imports are delivered as files of their own).
     ClaudeCode,
@@ -326,7 +420,7 @@ pub(crate) fn text_for_hook(
         )
     })?;
     Ok(match reading {
-        Reading::Codex => markdown::trim(&decoded).to_string(),
+        Reading::Whole => markdown::trim(&decoded).to_string(),
         Reading::ClaudeCode => markdown::trim(&strip_block_comments(&decoded)).to_string(),
     })
 }
@@ -579,6 +673,77 @@ mod tests {
             .into_iter()
             .map(|d| d.path)
             .collect()
+    }
+
+    #[test]
+    fn opencode_leaves_out_the_first_of_agents_and_claude_below_the_root() {
+        // behaviour §5.2.4.
+        let fs = project(&[
+            ("AGENTS.md", "root, in the system prompt"),
+            ("a/AGENTS.md", "A agents"),
+            ("a/CLAUDE.md", "A claude, not taken beside AGENTS.md"),
+            ("a/b/CLAUDE.md", "B claude @notes.md"),
+            ("a/b/notes.md", "not followed"),
+            ("a/b/c/CONTEXT.md", "not looked for"),
+            ("d/CLAUDE.local.md", "not looked for"),
+        ]);
+        let all = |names: &[String], path: &str, may: &dyn Fn(&str) -> bool| {
+            unloaded_by_opencode(&fs, "/p", names, &[path], may)
+        };
+        let names = defaults();
+        assert_eq!(
+            all(&names, "a/b/c/x.ts", &|_| true),
+            vec!["a/AGENTS.md", "a/b/CLAUDE.md"]
+        );
+        assert!(all(&names, "x.ts", &|_| true).is_empty());
+        assert!(all(&names, "d/x.ts", &|_| true).is_empty());
+        // The first present is the one taken, listed or not.
+        let claude_only = vec!["CLAUDE.md".to_string()];
+        assert_eq!(
+            all(&claude_only, "a/b/x.ts", &|_| true),
+            vec!["a/b/CLAUDE.md"]
+        );
+        // What git's listing rules out is not there: the next one is.
+        let not_a_agents = |path: &str| path != "a/AGENTS.md";
+        assert_eq!(
+            all(&claude_only, "a/x.ts", &not_a_agents),
+            vec!["a/CLAUDE.md"]
+        );
+        assert!(all(&claude_only, "a/x.ts", &|_| true).is_empty());
+        // The policy: the same files, by the host's choice, whatever the
+        // change was; Claude Code's differs.
+        for by_shell in [false, true] {
+            assert_eq!(
+                HostLoading::Opencode
+                    .unloaded(&fs, "/p", &names, &["a/b/x.ts"], by_shell, &|_| true),
+                vec!["a/AGENTS.md", "a/b/CLAUDE.md"]
+            );
+        }
+        assert_eq!(
+            HostLoading::ClaudeCode.unloaded(&fs, "/p", &names, &["a/b/x.ts"], true, &|_| true),
+            vec!["a/CLAUDE.md", "a/b/CLAUDE.md", "a/b/notes.md"]
+        );
+    }
+
+    #[test]
+    fn each_host_lists_the_files_that_decide_what_it_takes() {
+        let agents = vec!["AGENTS.md".to_string()];
+        assert_eq!(
+            HostLoading::Opencode.looks_for(&agents),
+            vec!["AGENTS.md", "CLAUDE.md"]
+        );
+        assert_eq!(
+            HostLoading::ClaudeCode.looks_for(&agents),
+            vec![
+                "AGENTS.md",
+                "CLAUDE.md",
+                ".claude/CLAUDE.md",
+                "CLAUDE.local.md"
+            ]
+        );
+        assert_eq!(HostLoading::Opencode.name(), "opencode");
+        assert_eq!(HostLoading::Opencode.reading(), Reading::Whole);
+        assert_eq!(HostLoading::default(), HostLoading::ClaudeCode);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! or the person quotes elsewhere was never a delivery.
 
 use crate::delivery::readback::delivered_rules;
+use crate::hosts::workspace_host::WorkspaceHost;
 
 const REMINDER_OPEN: &str = "<system-reminder>\n";
 const REMINDER_CLOSE: &str = "\n</system-reminder>";
@@ -48,28 +49,37 @@ pub(crate) fn rules_in_context<S: AsRef<str>>(texts: &[S]) -> Vec<String> {
 /// What opens each instruction file Claude Code puts in the conversation
 /// itself: a nested one (`Contents of <file>:`, alone in its reminder) or
 /// one loaded at the start (`Contents of <file> (<whose>):`, among others).
-const LOADED_BY_HOST: &str = "Contents of ";
+const LOADED_BY_CLAUDE_CODE: &str = "Contents of ";
 
-/// The files, absolute as Claude Code names them, whose contents it loaded
-/// into the conversation of `texts` itself: lines opening with
-/// [`LOADED_BY_HOST`] in a text that holds a system reminder.
-pub(crate) fn files_loaded_by_host<S: AsRef<str>>(texts: &[S]) -> Vec<String> {
+/// What opens each instruction file opencode's `read` tool attaches to its
+/// result, in a system reminder: `Instructions from: <file>`, then the
+/// file (behaviour §5.2.4).
+const LOADED_BY_OPENCODE: &str = "Instructions from: ";
+
+/// The files, absolute as the host names them, whose contents it loaded
+/// into the conversation of `texts` itself: lines opening with its marker
+/// ([`LOADED_BY_CLAUDE_CODE`], [`LOADED_BY_OPENCODE`]) in a text that
+/// holds a system reminder.
+pub(crate) fn files_loaded_by_host<S: AsRef<str>>(texts: &[S], host: WorkspaceHost) -> Vec<String> {
     let mut files: Vec<String> = Vec::new();
     for text in texts.iter().map(AsRef::as_ref) {
         if !text.contains(REMINDER_OPEN) {
             continue;
         }
         for line in text.lines() {
-            let Some(rest) = line.strip_prefix(LOADED_BY_HOST) else {
-                continue;
+            let named = match host {
+                WorkspaceHost::ClaudeCode => line
+                    .strip_prefix(LOADED_BY_CLAUDE_CODE)
+                    .and_then(|rest| rest.strip_suffix(':'))
+                    // The start's files say whose they are in parentheses.
+                    .map(|named| match named.rfind(" (") {
+                        Some(at) if named.ends_with(')') => &named[..at],
+                        _ => named,
+                    }),
+                WorkspaceHost::Opencode => line.strip_prefix(LOADED_BY_OPENCODE),
             };
-            let Some(named) = rest.strip_suffix(':') else {
+            let Some(file) = named else {
                 continue;
-            };
-            // The start's files say whose they are in parentheses.
-            let file = match named.rfind(" (") {
-                Some(at) if named.ends_with(')') => &named[..at],
-                _ => named,
             };
             if file.starts_with('/') && !files.iter().any(|f| f == file) {
                 files.push(file.to_string());
@@ -133,14 +143,36 @@ mod tests {
         let start = "<system-reminder>\nAs you answer, use this context:\n# claudeMd\n\nContents of /p/CLAUDE.md (project instructions, checked into the codebase):\n\nRoot.\n\nContents of /p/a (b)/CLAUDE.md:\n\nA.\n</system-reminder>";
         let quoted = "Contents of /p/x/CLAUDE.md:\n\nquoted by the person, not loaded";
         assert_eq!(
-            files_loaded_by_host(&[nested, start, quoted, nested]),
+            files_loaded_by_host(&[nested, start, quoted, nested], WorkspaceHost::ClaudeCode),
             vec![
                 "/p/services/billing/CLAUDE.md",
                 "/p/CLAUDE.md",
                 "/p/a (b)/CLAUDE.md"
             ]
         );
-        assert!(files_loaded_by_host(&["<system-reminder>\nContents of relative.md:"]).is_empty());
+        assert!(files_loaded_by_host(
+            &["<system-reminder>\nContents of relative.md:"],
+            WorkspaceHost::ClaudeCode
+        )
+        .is_empty());
+        // Claude Code's lines are not opencode's.
+        assert!(files_loaded_by_host(&[nested, start], WorkspaceHost::Opencode).is_empty());
+    }
+
+    #[test]
+    fn files_opencode_attached_to_a_read_are_read_from_its_reminder() {
+        let read = "<file>\n00001| x\n</file>\n\n<system-reminder>\nInstructions from: /p/a/AGENTS.md\nA agents.\n\nInstructions from: /p/a (b)/CLAUDE.md\nB.\n</system-reminder>";
+        let quoted = "Instructions from: /p/q/AGENTS.md\nquoted, not attached";
+        assert_eq!(
+            files_loaded_by_host(&[read, quoted, read], WorkspaceHost::Opencode),
+            vec!["/p/a/AGENTS.md", "/p/a (b)/CLAUDE.md"]
+        );
+        assert!(files_loaded_by_host(&[read], WorkspaceHost::ClaudeCode).is_empty());
+        assert!(files_loaded_by_host(
+            &["<system-reminder>\nInstructions from: AGENTS.md"],
+            WorkspaceHost::Opencode
+        )
+        .is_empty());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::delivery::broken::{broken_entry, broken_summary, BrokenRule};
 use crate::delivery::frames::FrameLimits;
 use crate::delivery::notice::reasons_of;
 use crate::delivery::selection::{
-    claude_delivery, select, with_instructions_claude_left_out, Selection,
+    frames_delivery, select, with_instructions_left_out, Frames, Selection,
 };
 use crate::hosts::claude::state::SessionState;
 use crate::hosts::failure::{delivery_failed, failure_summary};
@@ -21,6 +21,7 @@ use crate::hosts::journal::{chars_of, rule_records};
 use crate::matching::event::{Event, Query};
 use crate::matching::project::Project;
 use crate::render::labels::{line_safe, thread_delivery_line};
+use crate::rules::instructions::HostLoading;
 
 use crate::matching::held_back::RECENT_DELIVERY_MS;
 
@@ -83,6 +84,9 @@ pub(crate) struct Circumstances<'a> {
     /// Whether an instruction file (project-relative) may be there, as far
     /// as git's listing tells (behaviour §5.2.2): only those are looked for.
     pub may_exist_instructions: &'a dyn Fn(&str) -> bool,
+    /// Which instruction files the host loads itself (behaviour §5.2.2,
+    /// §5.2.4): the others are delivered.
+    pub loading: HostLoading,
     /// The thread the person's line names when it is not the main one
     /// (`subagent a1b2`, `new subagent`).
     pub thread: Option<&'a str>,
@@ -106,6 +110,7 @@ pub(crate) fn decide(
         now_ms,
         limits,
         may_exist_instructions,
+        loading,
         thread,
     } = circumstances;
     let event = query.event;
@@ -134,11 +139,12 @@ pub(crate) fn decide(
             Err(error) => return fail(state, error.to_string()),
         }
     }
-    let selection = with_instructions_claude_left_out(
+    let selection = with_instructions_left_out(
         fs,
         project,
         select(project, query),
         event,
+        loading,
         may_exist_instructions,
     );
     // Invalid globs and patterns the event reached: named with the broken
@@ -160,8 +166,12 @@ pub(crate) fn decide(
             ..Outcome::default()
         };
     }
-    let delivery = match claude_delivery(fs, project, &selection.trigger, &due, delivery_id, limits)
-    {
+    let frames = Frames {
+        delivery_id,
+        limits,
+        loading,
+    };
+    let delivery = match frames_delivery(fs, project, &selection.trigger, &due, frames) {
         Ok(delivery) => delivery,
         Err(error) => return fail(state, error.to_string()),
     };

@@ -11,9 +11,10 @@ use crate::base::contain::{Containment, MAX_PATH_BYTES};
 use crate::base::error::Error;
 use crate::base::fs::{Kind, MemoryFs, Recording};
 use crate::base::paths;
+use crate::config::formats::GlobalRules;
 use crate::config::Config;
 use crate::delivery::frames::{delivery_id, FrameLimits};
-use crate::delivery::selection::{select, with_instructions_claude_left_out};
+use crate::delivery::selection::{select, with_instructions_left_out};
 use crate::hosts::claude::context::{files_loaded_by_host, rules_in_context};
 use crate::hosts::claude::event::{decide, due_in, Circumstances, Outcome};
 use crate::hosts::claude::facts::HostFacts;
@@ -26,6 +27,7 @@ use crate::hosts::shell::{
     candidate_paths, changed_since, parse_porcelain, project_paths, timing_candidates, toplevel,
     InstructionDirs,
 };
+use crate::hosts::workspace_host::WorkspaceHost;
 use crate::matching::event::{Event, EventKind, Query};
 use crate::matching::facts::{project_markers, project_tags, wanted_facts, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
@@ -210,6 +212,10 @@ pub struct ClaudeWorkspace {
     instruction_dirs: InstructionListing,
     /// Whether Claude Code's file watch lets a refresh be skipped.
     watch: Watch,
+    /// The host served: Claude Code unless the host says otherwise.
+    host: WorkspaceHost,
+    /// The global rules directory the host reads, when it has one.
+    global: Option<GlobalRules>,
 }
 
 /// What git said of the instruction files' places (behaviour §5.2.2).
@@ -246,7 +252,34 @@ impl ClaudeWorkspace {
             limits: FrameLimits::default(),
             instruction_dirs: InstructionListing::Unasked,
             watch: Watch::default(),
+            host: WorkspaceHost::default(),
+            global: None,
         }
+    }
+
+    /// Serves `host` from now on (set once, after [`new`](Self::new)):
+    /// which rule formats are read, whether the global rules directory
+    /// is, and which instruction files a delivery adds follow it
+    /// (behaviour §5.2.4). The project loads again at the next refresh.
+    pub fn set_host(&mut self, host: WorkspaceHost) {
+        self.host = host;
+        self.project = None;
+        self.instruction_dirs = InstructionListing::Unasked;
+    }
+
+    /// The host served.
+    pub fn host(&self) -> WorkspaceHost {
+        self.host
+    }
+
+    /// Reads `dir` (absolute; see
+    /// [`opencode_global_rules`](crate::opencode_global_rules)) as the
+    /// global rules directory, its rules named from `home` (behaviour
+    /// §5.2.4), when the host reads one; `None`, or a relative `dir`,
+    /// reads none. The project loads again at the next refresh.
+    pub fn set_global_rules(&mut self, dir: Option<&str>, home: Option<&str>) {
+        self.global = dir.and_then(|dir| GlobalRules::new(dir, home));
+        self.project = None;
     }
 
     /// Smaller frames, so tests can exercise splitting and deferral.
@@ -324,7 +357,7 @@ impl ClaudeWorkspace {
     pub fn next_asks(&mut self) -> Asks {
         self.rounds += 1;
         self.answers.replay();
-        let loaded = load_rules(&self.answers, &self.root);
+        let loaded = self.load_rules();
         let asks = self.answers.asks();
         if !asks.is_empty() && self.rounds < MAX_ROUNDS {
             return asks;
@@ -406,7 +439,9 @@ impl ClaudeWorkspace {
     /// The project, loaded from the answers once per change.
     pub fn project(&mut self) -> Result<&Project, Error> {
         if self.project.is_none() {
-            self.project = Some(Project::load(&self.answers, &self.root));
+            self.project = Some(self.load_rules().map(|(config, source, rules)| {
+                Project::from_rules(&self.root, config, source, rules)
+            }));
         }
         match self.project.as_ref().expect("just loaded") {
             Ok(project) => Ok(project),
@@ -467,6 +502,7 @@ impl ClaudeWorkspace {
     /// A project that does not load has every file timed; the event then
     /// reports why it does not load.
     pub fn shell_candidates(&mut self, porcelain: &[u8], toplevel: &str) -> Vec<String> {
+        let host = self.host;
         let real_root = self.real_root.clone();
         let listed = match &self.instruction_dirs {
             InstructionListing::Listed(dirs) => Some(dirs.clone()),
@@ -476,7 +512,7 @@ impl ClaudeWorkspace {
             Ok(project) => {
                 // The untracked instruction files git status names join
                 // the tracked ones the listing told.
-                let names = listing_names(project);
+                let names = listing_names(project, host);
                 let listed =
                     listed.map(|dirs| dirs.with_porcelain(porcelain, &names, toplevel, &real_root));
                 let dirs = listed.clone().unwrap_or_default();
@@ -498,8 +534,11 @@ impl ClaudeWorkspace {
     /// beside `git status` every time (which names the untracked ones).
     /// None when `:instructions` names none or is bad.
     pub fn instruction_listing(&mut self, untracked: bool) -> Vec<String> {
+        let host = self.host;
         match self.project() {
-            Ok(project) => InstructionDirs::listing_command(&listing_names(project), untracked),
+            Ok(project) => {
+                InstructionDirs::listing_command(&listing_names(project, host), untracked)
+            }
             Err(_) => Vec::new(),
         }
     }
@@ -508,18 +547,20 @@ impl ClaudeWorkspace {
     /// first: git has not been asked yet, or an event since may have added
     /// or removed an instruction file.
     pub fn instruction_listing_due(&mut self) -> bool {
+        let host = self.host;
         matches!(self.instruction_dirs, InstructionListing::Unasked)
             && self
                 .project()
-                .is_ok_and(|project| !listing_names(project).is_empty())
+                .is_ok_and(|project| !listing_names(project, host).is_empty())
     }
 
     /// What the listing printed, and its exit code (`-1`: it could not
     /// run). A listing that fails (no checkout) leaves every directory to
     /// be looked in, as if each might hold one.
     pub fn instructions_listed(&mut self, exit_code: i32, stdout: &[u8]) {
+        let host = self.host;
         let names = match self.project() {
-            Ok(project) => listing_names(project),
+            Ok(project) => listing_names(project, host),
             Err(_) => Vec::new(),
         };
         self.instruction_dirs = match exit_code {
@@ -707,11 +748,12 @@ impl ClaudeWorkspace {
         let query = query(project, &prepared.event, &facts, &request.contents);
         let looked_at = Recording::new(&self.fs);
         let may_exist = |file: &str| self.may_be_instruction(file);
-        let selection = with_instructions_claude_left_out(
+        let selection = with_instructions_left_out(
             &looked_at,
             project,
             select(project, &query),
             &prepared.event,
+            self.host.loading(),
             &may_exist,
         );
         let in_context = self.held_in_context(&request.context);
@@ -745,12 +787,12 @@ impl ClaudeWorkspace {
     }
 
     /// What the conversation holds: the rules of our deliveries, and the
-    /// instruction files Claude Code loaded itself, by the names our
+    /// instruction files the host loaded itself, by the names our
     /// deliveries would give them.
     fn held_in_context(&self, texts: &[String]) -> Vec<String> {
         let mut held = rules_in_context(texts);
         held.extend(
-            files_loaded_by_host(texts)
+            files_loaded_by_host(texts, self.host)
                 .iter()
                 .map(|file| instructions::delivered_name(&self.read_path(file))),
         );
@@ -869,6 +911,7 @@ impl ClaudeWorkspace {
             now_ms: request.now,
             limits,
             may_exist_instructions: &may_exist,
+            loading: self.host.loading(),
             thread: thread.as_deref(),
         };
         let query = query(project, &event, &facts, &request.contents);
@@ -886,7 +929,7 @@ impl ClaudeWorkspace {
         }
         // An instruction file may have come or gone: the next edit asks
         // git where they are again.
-        let names = listing_names(project);
+        let names = listing_names(project, self.host);
         if event
             .matched_paths()
             .iter()
@@ -900,27 +943,31 @@ impl ClaudeWorkspace {
 }
 
 /// The file names whose places the instruction listing asks of git
-/// (behaviour §5.2.2): the configured ones and the CLAUDE files beside
-/// them; none when `:instructions` names none or is bad, so no listing runs.
-fn listing_names(project: &Project) -> Vec<String> {
+/// (behaviour §5.2.2, §5.2.4): the configured ones and those beside them
+/// that decide whether the host takes them (the CLAUDE files for Claude
+/// Code, `AGENTS.md` and `CLAUDE.md` for opencode); none when
+/// `:instructions` names none or is bad, so no listing runs.
+fn listing_names(project: &Project, host: WorkspaceHost) -> Vec<String> {
     match project.config.instruction_files() {
-        Ok(names) if !names.is_empty() => instructions::claude_looks_for(&names),
+        Ok(names) if !names.is_empty() => host.loading().looks_for(&names),
         _ => Vec::new(),
     }
 }
 
-/// The walk over the answers: the configuration, where rules come from,
-/// and the rules read; the project is built from them only when they
-/// changed.
-fn load_rules(
-    answers: &HostAnswers,
-    root: &str,
-) -> Result<(Config, crate::config::RulesSource, RuleSet), Error> {
-    let config = Config::load(answers, root)?;
-    let source = config.rules_source(root)?;
-    let listing = list_rule_files(answers, &source)?;
-    let rules = RuleSet::read(answers, listing);
-    Ok((config, source, rules))
+impl ClaudeWorkspace {
+    /// The walk over the answers: the configuration, where the host reads
+    /// rules from, and the rules read; the project is built from them only
+    /// when they changed.
+    fn load_rules(&self) -> Result<(Config, crate::config::RulesSource, RuleSet), Error> {
+        let (answers, root) = (&self.answers, self.root.as_str());
+        let config = Config::load(answers, root)?;
+        let source = self
+            .host
+            .rules_source(config.rules_source(root)?, self.global.as_ref());
+        let listing = list_rule_files(answers, &source)?;
+        let rules = RuleSet::read(answers, listing);
+        Ok((config, source, rules))
+    }
 }
 
 struct Prepared {
@@ -1680,6 +1727,192 @@ mod tests {
             ),
             ("services/api/AGENTS.md", "API agents."),
         ])
+    }
+
+    /// [`workspace`] serving opencode.
+    fn for_opencode(mut host: Host) -> Host {
+        host.ws.set_host(WorkspaceHost::Opencode);
+        host.ws.refresh_from(&host.files);
+        host
+    }
+
+    #[test]
+    fn opencode_reads_its_own_layout_without_formats_claude_code_does_not() {
+        // behaviour §5.2.4.
+        let files = [
+            (".opencode/rules/style.md", "# Style"),
+            (".opencode/rules/.draft.md", "# Hidden"),
+            (".cursor/rules/ui.mdc", "---\nalwaysApply: true\n---\n# UI"),
+        ];
+        let mut claude = workspace(&files);
+        assert_eq!(claude.host(), WorkspaceHost::ClaudeCode);
+        assert_eq!(claude.project().unwrap().rules.names(), vec!["ui.mdc"]);
+        let mut opencode = for_opencode(workspace(&files));
+        assert_eq!(opencode.host(), WorkspaceHost::Opencode);
+        assert_eq!(
+            opencode.project().unwrap().rules.names(),
+            vec!["style.md", "ui.mdc"]
+        );
+        // A rule without conditions is always on, as opencode-rules has it.
+        let response = opencode.decide(&prompt("hello", 1_000, ""));
+        assert_eq!(response.delivered, vec!["style.md", "ui.mdc"]);
+        // Back to Claude Code: the configuration's sources only.
+        opencode.ws.set_host(WorkspaceHost::ClaudeCode);
+        assert_eq!(opencode.project().unwrap().rules.names(), vec!["ui.mdc"]);
+    }
+
+    #[test]
+    fn opencode_s_global_rules_come_through_the_steps_after_the_project_s() {
+        let mut host = for_opencode(workspace(&[(
+            ".opencode/rules/style.md",
+            "# Project style",
+        )]));
+        host.files
+            .add_file("/h/.config/opencode/rules/style.md", "# Global style")
+            .add_file(
+                "/h/.config/opencode/rules/ts/types.md",
+                "---\nglobs: \"**/*.ts\"\n---\n# Types",
+            );
+        host.ws
+            .set_global_rules(Some("/h/.config/opencode/rules"), Some("/h"));
+        // The walk asks for the directory like any other source.
+        let mut asked = Vec::new();
+        let mut asks = host.ws.start_refresh();
+        while !asks.is_empty() {
+            asked.extend(asks.list.iter().chain(&asks.stat).cloned());
+            crate::rules::steps::answer_from(&mut host.ws.answers, &host.files, &asks);
+            asks = host.ws.next_asks();
+        }
+        assert!(
+            asked.contains(&"/h/.config/opencode/rules".to_string()),
+            "{asked:?}"
+        );
+        let global = "~/.config/opencode/rules/style.md";
+        assert_eq!(
+            host.ws.project().unwrap().rules.names(),
+            vec!["style.md", global, "~/.config/opencode/rules/ts/types.md"]
+        );
+        let watched = host.ws.watch_paths();
+        assert!(
+            watched.contains(&"/h/.config/opencode/rules".to_string()),
+            "{watched:?}"
+        );
+        let response = host.ws.decide(&prompt("hello", 1_000, ""));
+        assert_eq!(response.delivered, vec!["style.md", global]);
+        let text = response.entries.join("\n");
+        assert!(text.contains("# Global style"), "{text}");
+        // Its globs match the project's paths.
+        let edited = host.ws.decide(&edit("/p/src/a.ts", 2_000, ""));
+        assert_eq!(
+            edited.delivered,
+            vec!["~/.config/opencode/rules/ts/types.md"]
+        );
+        // A missing directory is silent; none at all reads none.
+        host.ws
+            .set_global_rules(Some("/h/.config/opencode/gone"), Some("/h"));
+        host.ws.refresh_from(&host.files);
+        assert_eq!(host.ws.project().unwrap().rules.names(), vec!["style.md"]);
+        assert!(host.ws.loading_problems().is_empty());
+        host.ws.set_global_rules(None, None);
+        host.ws.refresh_from(&host.files);
+        assert_eq!(host.ws.project().unwrap().rules.names(), vec!["style.md"]);
+    }
+
+    #[test]
+    fn claude_code_reads_no_global_rules_even_when_given_them() {
+        let mut host = workspace(&[(".cursor/rules/a.mdc", "# A")]);
+        host.files
+            .add_file("/h/.config/opencode/rules/style.md", "# Global style");
+        host.ws
+            .set_global_rules(Some("/h/.config/opencode/rules"), Some("/h"));
+        host.ws.refresh_from(&host.files);
+        assert_eq!(host.ws.project().unwrap().rules.names(), vec!["a.mdc"]);
+    }
+
+    #[test]
+    fn opencode_gets_the_first_agents_or_claude_file_below_the_root_after_any_change() {
+        // behaviour §5.2.4: its edit tools and shell commands load nothing.
+        let mut ws = for_opencode(billing());
+        let billing_agents = "instruction file services/billing/AGENTS.md";
+        let edited = gathered_and_decided(&mut ws, &edit("/p/services/billing/x.ts", 1, ""));
+        assert_eq!(edited.delivered, vec!["ts.mdc", billing_agents]);
+        let text = edited.entries.join("\n");
+        assert!(text.contains(
+            "[rule-fairy matched: instruction files opencode did not load, for services/billing/x.ts]"
+        ), "{text}");
+        assert!(text.contains("Billing agents, under a CLAUDE.md."));
+        assert!(
+            !text.contains("# Billing"),
+            "the CLAUDE.md beside it is not taken"
+        );
+        assert!(!text.contains("Root, loaded"));
+        // A shell change brings the same, named as a shell change's.
+        let started = saved(&ws.decide(&prompt("go", 10_000, "")));
+        let changed = gathered_and_decided(
+            &mut ws,
+            &shell(&[("services/api/run.ts", 11_000)], 12_000, &started),
+        );
+        assert_eq!(
+            changed.delivered,
+            vec!["ts.mdc", "instruction file services/api/AGENTS.md"]
+        );
+        assert!(changed.entries.join("\n").contains(
+            "[rule-fairy matched: instruction files opencode did not load, for services/api/run.ts, changed by a shell command]"
+        ));
+    }
+
+    #[test]
+    fn what_opencode_attached_to_a_read_is_not_delivered_again() {
+        let mut ws = for_opencode(billing());
+        let mut request = edit("/p/services/api/handler.ts", 1, "");
+        request.context = vec![
+            "<file>\n00001| x\n</file>\n\n<system-reminder>\nInstructions from: /p/services/api/AGENTS.md\nAPI agents.\n</system-reminder>".to_string(),
+        ];
+        let response = gathered_and_decided(&mut ws, &request);
+        assert_eq!(response.delivered, vec!["ts.mdc"]);
+    }
+
+    #[test]
+    fn opencode_reads_a_claude_file_whole_and_follows_no_imports() {
+        let mut ws = for_opencode(workspace(&[
+            ("CLAUDE.md", "Root."),
+            (
+                "lib/CLAUDE.md",
+                "# Lib\n<!-- maintainers only -->\nSee @notes.md.",
+            ),
+            ("lib/notes.md", "Lib notes."),
+        ]));
+        let response = gathered_and_decided(&mut ws, &edit("/p/lib/x.rs", 1, ""));
+        assert_eq!(response.delivered, vec!["instruction file lib/CLAUDE.md"]);
+        let text = response.entries.join("\n");
+        assert!(
+            text.contains("# Lib\n<!-- maintainers only -->\nSee @notes.md."),
+            "{text}"
+        );
+        assert!(!text.contains("Lib notes."));
+    }
+
+    #[test]
+    fn opencode_s_instruction_listing_names_what_decides_its_choice() {
+        let mut ws = for_opencode(workspace(&[
+            ("rule-fairy.edn", "{:instructions {:files [\"CLAUDE.md\"]}}"),
+            ("a/AGENTS.md", "A agents"),
+            ("a/CLAUDE.md", "A claude"),
+        ]));
+        let listing = ws.instruction_listing(true);
+        assert!(
+            listing.iter().any(|arg| arg.contains("AGENTS.md")),
+            "{listing:?}"
+        );
+        assert!(
+            listing.iter().any(|arg| arg.contains("CLAUDE.md")),
+            "{listing:?}"
+        );
+        // Git lists both: AGENTS.md is the one opencode takes, and it is
+        // not configured, so nothing comes.
+        ws.instructions_listed(0, b"a/AGENTS.md\0a/CLAUDE.md\0");
+        let response = gathered_and_decided(&mut ws, &edit("/p/a/x.ts", 1, ""));
+        assert!(response.delivered.is_empty(), "{:?}", response.delivered);
     }
 
     #[test]
