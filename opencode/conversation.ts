@@ -14,8 +14,16 @@ type Client = PluginInput["client"];
 type Message = { info?: unknown; parts?: unknown };
 
 /** Only texts that may hold a delivery are kept: the engine reads shard
- * headers, and nothing else of the conversation. */
+ * headers, and the instruction files opencode's `read` tool attached
+ * itself (`Instructions from: <path>` in a system reminder), nothing else
+ * of the conversation. */
 const MARK = "[rule-fairy shard ";
+const ATTACHED = "Instructions from: ";
+const REMINDER = "<system-reminder>";
+
+function mayHoldDelivery(text: string): boolean {
+  return text.includes(MARK) || (text.includes(ATTACHED) && text.includes(REMINDER));
+}
 
 export class Conversations {
   private readonly known = new Map<string, string[]>();
@@ -29,7 +37,7 @@ export class Conversations {
   /** Entries the plugin just attached to the session's conversation. */
   delivered(session: string, entries: readonly string[]): void {
     const texts = this.known.get(session);
-    if (texts !== undefined) texts.push(...entries.filter((entry) => entry.includes(MARK)));
+    if (texts !== undefined) texts.push(...entries.filter(mayHoldDelivery));
   }
 
   /** A new session, or one just compacted: it holds no delivery. */
@@ -83,8 +91,8 @@ function isSummary(message: Message): boolean {
   return info?.role === "assistant" && info.summary === true;
 }
 
-/** The texts after the last compaction's summary that hold a shard
- * header: text parts the model is sent, and tool outputs not cleared. */
+/** The texts after the last compaction's summary that may hold a
+ * delivery: text parts the model is sent, and tool outputs not cleared. */
 export function textsSinceCompaction(messages: readonly Message[]): string[] {
   let start = 0;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
@@ -99,7 +107,7 @@ export function textsSinceCompaction(messages: readonly Message[]): string[] {
     if (!Array.isArray(message.parts)) continue;
     for (const value of message.parts) {
       const text = textOf(record(value));
-      if (text?.includes(MARK)) found.push(text);
+      if (text !== undefined && mayHoldDelivery(text)) found.push(text);
     }
   }
   return found;

@@ -12,10 +12,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
 import { compacted, deliver, type Event, type Thread } from "../mod/deliver";
-import { applyPatchPaths } from "../mod/engine/rule_fairy_wasm";
+import { applyPatchPaths, opencodeGlobalRules } from "../mod/engine/rule_fairy_wasm";
 import { loadEngine } from "../mod/engine";
 import { failureEntry, failureSummary, type Kind } from "../mod/failure";
 import { checkWritten } from "../mod/gate";
+import { configureWorkspaces } from "../mod/snapshot";
 import { useStateDir } from "../mod/state";
 import { Conversations } from "./conversation";
 import { nextPartId, personText } from "./parts";
@@ -189,9 +190,17 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
   return hooks;
 };
 
-/** Loads the engine once, before any session's first event. */
+/** Loads the engine once, before any session's first event, and tells
+ * every workspace it serves opencode, with opencode-rules' global rules
+ * directory as the engine picks it from the environment (behaviour §5.2.4). */
 async function bootEngine(): Promise<void> {
   await loadEngine(engineHost(PLACES));
+  const { OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME, HOME } = process.env;
+  const global = opencodeGlobalRules(OPENCODE_CONFIG_DIR, XDG_CONFIG_HOME, HOME);
+  configureWorkspaces((ws) => {
+    ws.setHost("opencode");
+    if (global !== undefined) ws.setGlobalRules(global, HOME);
+  });
 }
 
 /** Which top-level session each session belongs to, and the agent and

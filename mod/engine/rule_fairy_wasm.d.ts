@@ -904,6 +904,21 @@ export class Workspace {
      */
     setFrameLimits(chars: number, frames: number): void;
     /**
+     * Reads `dir` (absolute, from `opencodeGlobalRules`) as the global
+     * rules directory when the host is opencode, its rules named from
+     * `home` (shown as `~`); `undefined` reads none. Its listings, stats
+     * and reads come among the refresh's asks, and `watchPaths` names it.
+     */
+    setGlobalRules(dir?: string | null, home?: string | null): void;
+    /**
+     * Serves the host called `name`, `"Claude Code"` (the default) or
+     * `"opencode"`, from now on: set once, after the constructor. It
+     * decides the rule formats read, whether the global rules directory
+     * is, and which instruction files a delivery adds (behaviour §5.2.4).
+     * Any other name is an error, and the host stays as it was.
+     */
+    setHost(name: string): void;
+    /**
      * The files of `git status --porcelain=v1 -z --untracked-files=all`
      * output whose times to read, relative to the checkout's top level
      * `toplevel` (as git printed it, without the newline): deletions
@@ -1002,6 +1017,14 @@ export function gateAnswer(saved: string, exit: number | null | undefined, findi
 export function gateFinding(severity: string, rule_id: string, file: string, line: number, message: string, note: string): string;
 
 /**
+ * opencode-rules' global rules directory, from the values of
+ * `OPENCODE_CONFIG_DIR`, `XDG_CONFIG_HOME` and `HOME` (each `undefined`
+ * when unset): the first that applies (behaviour §5.2.4), or `undefined`.
+ * Hand it to `Workspace.setGlobalRules`.
+ */
+export function opencodeGlobalRules(config_dir?: string | null, xdg_config_home?: string | null, home?: string | null): string | undefined;
+
+/**
  * Why a session id cannot name a state file (`contains a path
  * separator`, ...), or `undefined` when it can: the one policy both hosts
  * use.
@@ -1025,6 +1048,7 @@ export interface InitOutput {
     readonly failureSummary: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number, number];
     readonly gateFinding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number];
+    readonly opencodeGlobalRules: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly sessionIdProblem: (a: number, b: number) => [number, number];
     readonly stateAfterCompaction: (a: number, b: number, c: number) => [number, number];
     readonly workspace_contentsDue: (a: number, b: any) => [number, number, number, number];
@@ -1052,6 +1076,8 @@ export interface InitOutput {
     readonly workspace_readMayDeliver: (a: number, b: number, c: number) => number;
     readonly workspace_remove: (a: number, b: number, c: number) => void;
     readonly workspace_setFrameLimits: (a: number, b: number, c: number) => void;
+    readonly workspace_setGlobalRules: (a: number, b: number, c: number, d: number, e: number) => void;
+    readonly workspace_setHost: (a: number, b: number, c: number) => [number, number];
     readonly workspace_shellCandidates: (a: number, b: number, c: number, d: number, e: number) => [number, number];
     readonly workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
     readonly workspace_startRefresh: (a: number) => [number, number, number];

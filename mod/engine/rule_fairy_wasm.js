@@ -387,6 +387,44 @@ export class Workspace {
         wasm.workspace_setFrameLimits(this.__wbg_ptr, chars, frames);
     }
     /**
+     * Reads `dir` (absolute, from `opencodeGlobalRules`) as the global
+     * rules directory when the host is opencode, its rules named from
+     * `home` (shown as `~`); `undefined` reads none. Its listings, stats
+     * and reads come among the refresh's asks, and `watchPaths` names it.
+     * @param {string | null} [dir]
+     * @param {string | null} [home]
+     */
+    setGlobalRules(dir, home) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = isLikeNone(dir) ? 0 : passStringToWasm0(dir, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = isLikeNone(home) ? 0 : passStringToWasm0(home, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        wasm.workspace_setGlobalRules(this.__wbg_ptr, ptr0, len0, ptr1, len1);
+    }
+    /**
+     * Serves the host called `name`, `"Claude Code"` (the default) or
+     * `"opencode"`, from now on: set once, after the constructor. It
+     * decides the rule formats read, whether the global rules directory
+     * is, and which instruction files a delivery adds (behaviour §5.2.4).
+     * Any other name is an error, and the host stays as it was.
+     * @param {string} name
+     */
+    setHost(name) {
+        const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.workspace_setHost(this.__wbg_ptr, ptr0, len0);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
      * The files of `git status --porcelain=v1 -z --untracked-files=all`
      * output whose times to read, relative to the checkout's top level
      * `toplevel` (as git printed it, without the newline): deletions
@@ -704,6 +742,40 @@ export function gateFinding(severity, rule_id, file, line, message, note) {
     } finally {
         wasm.__wbindgen_free(deferred7_0, deferred7_1, 1);
     }
+}
+
+/**
+ * opencode-rules' global rules directory, from the values of
+ * `OPENCODE_CONFIG_DIR`, `XDG_CONFIG_HOME` and `HOME` (each `undefined`
+ * when unset): the first that applies (behaviour §5.2.4), or `undefined`.
+ * Hand it to `Workspace.setGlobalRules`.
+ * @param {string | null} [config_dir]
+ * @param {string | null} [xdg_config_home]
+ * @param {string | null} [home]
+ * @returns {string | undefined}
+ */
+export function opencodeGlobalRules(config_dir, xdg_config_home, home) {
+    let ptr0, len0, ptr1, len1, ptr2, len2;
+    try {
+        ptr0 = isLikeNone(config_dir) ? 0 : passStringToWasm0(config_dir, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len0 = WASM_VECTOR_LEN;
+        ptr1 = isLikeNone(xdg_config_home) ? 0 : passStringToWasm0(xdg_config_home, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len1 = WASM_VECTOR_LEN;
+        ptr2 = isLikeNone(home) ? 0 : passStringToWasm0(home, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        len2 = WASM_VECTOR_LEN;
+    } catch (e) {
+        if (ptr2) { wasm.__wbindgen_free(ptr2, len2 * 1, 1); }
+        if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+        if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+        throw e;
+    }
+    const ret = wasm.opencodeGlobalRules(ptr0, len0, ptr1, len1, ptr2, len2);
+    let v4;
+    if (ret[0] !== 0) {
+        v4 = getStringFromWasm0(ret[0], ret[1]);
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+    }
+    return v4;
 }
 
 /**

@@ -36,6 +36,16 @@ describe("textsSinceCompaction", () => {
     ]);
   });
 
+  test("keeps what opencode's read tool attached of an instruction file, not a quote of it", () => {
+    const attached =
+      "<file>\nx\n</file>\n\n<system-reminder>\nInstructions from: /p/a/AGENTS.md\nA.\n</system-reminder>";
+    const messages = [
+      assistant("m1", {}, tool(attached)),
+      user("m2", text("Instructions from: /p/b/AGENTS.md, quoted")),
+    ];
+    expect(textsSinceCompaction(messages)).toEqual([attached]);
+  });
+
   test("starts after the last compaction's summary", () => {
     const messages = [
       user("m1", text(SHARD("old.mdc"), { synthetic: true })),

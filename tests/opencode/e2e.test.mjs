@@ -6,7 +6,7 @@
 // gate check runs.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -44,6 +44,10 @@ function sent(request) {
     .join("\n");
 }
 
+/** What a prompt brings in this project: Cursor's always-on and keyword
+ * rules, opencode-rules' project rule and its global one. */
+const PROMPT_RULES = ["base.mdc", "review.md", "testing.mdc", "~/.config/opencode/rules/house.md"];
+
 const injected = (text) =>
   [...text.matchAll(/\[rule-fairy injected: ([^\]]+)\]/g)].map((m) => m[1]);
 
@@ -53,9 +57,23 @@ describe("an opencode session on the example project", () => {
   let session;
   before(async () => {
     const project = webshop("webshop");
+    // A rule kept for opencode-rules, in the project and in its global
+    // directory, and an AGENTS.md opencode loads only when it reads there.
+    mkdirSync(join(project, ".opencode/rules"), { recursive: true });
+    writeFileSync(
+      join(project, ".opencode/rules/review.md"),
+      "Ask for a review of every change.\n",
+    );
+    writeFileSync(
+      join(project, "src/api/AGENTS.md"),
+      "# API notes\n\nEvery handler logs its errors.\n",
+    );
+    const home = join(scratch, "home");
+    mkdirSync(join(home, ".config/opencode/rules"), { recursive: true });
+    writeFileSync(join(home, ".config/opencode/rules/house.md"), "Write in plain words.\n");
     mock = await startMock();
     configure(project, mock.port);
-    oc = await serve(project, join(scratch, "home"));
+    oc = await serve(project, home);
     session = await oc.newSession();
   });
   after(async () => {
@@ -63,22 +81,25 @@ describe("an opencode session on the example project", () => {
     await mock?.close();
   });
 
-  test("a prompt brings the always-on rule and the keyword's rule, and the person is told", async () => {
+  test("a prompt brings the always-on rules of every source and the keyword's rule, and the person is told", async () => {
     const from = mock.requests.length;
     await oc.prompt(session, "please add a test for the orders API");
     const [first] = agentRequests(mock, from);
     assert.ok(first, "no model request");
     const last = first.body.messages.at(-1);
     assert.equal(last.role, "user");
-    assert.deepEqual(injected(textOf(last)), ["base.mdc", "testing.mdc"]);
+    assert.deepEqual(injected(textOf(last)), PROMPT_RULES);
     assert.match(textOf(last), /Money is an integer number of cents/);
+    assert.match(textOf(last), /Write in plain words/);
     assert.ok(
-      oc.toasts.includes('Rule Fairy: base.mdc (always on), testing.mdc (keyword "test")'),
+      oc.toasts.includes(
+        'Rule Fairy: base.mdc (always on), review.md (always on), testing.mdc (keyword "test"), ~/.config/opencode/rules/house.md (always on)',
+      ),
       `toasts: ${JSON.stringify(oc.toasts)}`,
     );
   });
 
-  test("an edit brings the glob's rule and the gate's finding with the tool's result", async () => {
+  test("an edit brings the glob's rule, the AGENTS.md opencode did not load, and the gate's finding", async () => {
     const from = mock.requests.length;
     const content = [
       "export async function refund(id: string) {",
@@ -95,7 +116,11 @@ describe("an opencode session on the example project", () => {
     const requests = agentRequests(mock, from);
     const result = requests.at(-1).body.messages.find((m) => m.role === "tool");
     assert.ok(result, "the tool's result did not reach the model");
-    assert.deepEqual(injected(textOf(result)), ["api/handlers.mdc"]);
+    assert.deepEqual(injected(textOf(result)), [
+      "api/handlers.mdc",
+      "instruction file src/api/AGENTS.md",
+    ]);
+    assert.match(textOf(result), /Every handler logs its errors/);
     assert.match(textOf(result), /no-raw-error-response/);
     // The prompt's own rules were held: the conversation has them.
     assert.deepEqual(injected(textOf(requests[0].body.messages.at(-1))), []);
@@ -127,7 +152,7 @@ describe("an opencode session on the example project", () => {
     );
     assert.ok(child, "the subagent made no request");
     const task = child.body.messages.at(-1);
-    assert.deepEqual(injected(textOf(task)), ["base.mdc", "testing.mdc"]);
+    assert.deepEqual(injected(textOf(task)), PROMPT_RULES);
     assert.ok(
       oc.toasts.some((t) => /^Rule Fairy \(subagent [^)]+\): base\.mdc/.test(t)),
       `toasts: ${JSON.stringify(oc.toasts)}`,
@@ -144,7 +169,7 @@ describe("an opencode session on the example project", () => {
     const from = mock.requests.length;
     await oc.prompt(session, "now the test for payments");
     const [first] = agentRequests(mock, from);
-    assert.deepEqual(injected(sent(first)), ["base.mdc", "testing.mdc"]);
+    assert.deepEqual(injected(sent(first)), PROMPT_RULES);
   });
 
   test("each session's record is kept under .rule-fairy/opencode", () => {

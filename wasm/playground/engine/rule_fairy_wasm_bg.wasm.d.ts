@@ -12,6 +12,7 @@ export const explainPrompt: (a: number, b: number, c: number, d: number) => [num
 export const failureSummary: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
 export const gateAnswer: (a: number, b: number, c: number, d: any, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number, number];
 export const gateFinding: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number, j: number, k: number) => [number, number];
+export const opencodeGlobalRules: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
 export const playground_answer: (a: number, b: any, c: any) => [number, number, number];
 export const playground_check: (a: number) => [number, number, number];
 export const playground_missingDocuments: (a: number) => [number, number];
@@ -48,6 +49,8 @@ export const workspace_readBytes: (a: number, b: number, c: number, d: number, e
 export const workspace_readMayDeliver: (a: number, b: number, c: number) => number;
 export const workspace_remove: (a: number, b: number, c: number) => void;
 export const workspace_setFrameLimits: (a: number, b: number, c: number) => void;
+export const workspace_setGlobalRules: (a: number, b: number, c: number, d: number, e: number) => void;
+export const workspace_setHost: (a: number, b: number, c: number) => [number, number];
 export const workspace_shellCandidates: (a: number, b: number, c: number, d: number, e: number) => [number, number];
 export const workspace_shellPlan: (a: number, b: number, c: number) => [number, number, number];
 export const workspace_startRefresh: (a: number) => [number, number, number];
