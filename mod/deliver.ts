@@ -54,11 +54,29 @@ let events = 0;
 /** Timings of the last delivery, in milliseconds, for the benchmark. */
 const timings = { load: 0, total: 0, files: 0, conversation: 0, facts: 0, documents: 0, engine: 0 };
 
+/** What one delivery attaches: `entries` to keep in the conversation, and
+ * `perTurn`, the frames of the rules on per-turn facts for a host that sends
+ * them with the turn's model calls only (opencode; behaviour §5.2.4). */
+export type Delivered = { entries: string[]; perTurn: string[] };
+
+const nothing = (): Delivered => ({ entries: [], perTurn: [] });
+
+/** The context entries to attach for Claude Code, which keeps every rule
+ * in the conversation (its `perTurn` is always empty). */
 export async function deliver(
   $: EngineInterface,
   event: Event,
   thread: Thread = MAIN,
 ): Promise<string[]> {
+  const { entries, perTurn } = await deliverApart($, event, thread);
+  return [...entries, ...perTurn];
+}
+
+export async function deliverApart(
+  $: EngineInterface,
+  event: Event,
+  thread: Thread = MAIN,
+): Promise<Delivered> {
   const started = performance.now();
   const load = await loadEngine($);
   const [root, sessionId] = await Promise.all([$.session.root(), $.session.id()]);
@@ -66,10 +84,12 @@ export async function deliver(
     root,
     thread.kind === "agent" ? agentState(sessionId, thread.id) : sessionId,
   );
-  const entries = await serial(sessionId, async () => {
+  const delivered = await serial(sessionId, async (): Promise<Delivered> => {
     const snapshot = await snapshotOf($, root);
     // Most reads bring no rule: those cost one lookup.
-    if (event.kind === "read" && !snapshot.ws.readMayDeliver(absolute(root, event.file))) return [];
+    if (event.kind === "read" && !snapshot.ws.readMayDeliver(absolute(root, event.file))) {
+      return nothing();
+    }
     const gathering = performance.now();
     const clock = $.clock.now();
     const [, conversation, saved, now] = await Promise.all([
@@ -92,13 +112,13 @@ export async function deliver(
       sweepOldStates($, root),
       recordPluginRoot($, root),
     ]);
-    if (thread.kind !== "main" && !snapshot.ws.subagents()) return [];
+    if (thread.kind !== "main" && !snapshot.ws.subagents()) return nothing();
     if ("error" in conversation) throw conversation.error;
     const context = conversation.texts;
     let shell: EventRequest["shell"];
     if (event.kind === "shell") {
       const plan = snapshot.ws.shellPlan(saved);
-      if (plan === "off") return [];
+      if (plan === "off") return nothing();
       if (plan === "check") shell = await gitCheck($, snapshot.ws, snapshot.realRoot, now);
     }
     let fileArg: string | undefined;
@@ -157,7 +177,7 @@ export async function deliver(
     }
     for (const line of response.log) $.ui.log(line, { to: "transcript" });
     await tellStateDirProblem($, root, sessionId);
-    return response.entries;
+    return { entries: response.entries, perTurn: response.perTurn };
   });
   timings.load = load;
   timings.total = performance.now() - started;
@@ -169,7 +189,7 @@ export async function deliver(
     `rule-fairy: ${event.kind} delivery took ${timings.total.toFixed(2)} ms (${parts})${compiled}`,
     { to: "debug" },
   );
-  return entries;
+  return delivered;
 }
 
 /** Rounds of asking for documents: the rules' imports and the instruction

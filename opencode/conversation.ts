@@ -28,10 +28,11 @@ function mayHoldDelivery(text: string): boolean {
 export class Conversations {
   private readonly known = new Map<string, string[]>();
 
-  /** The conversation opencode is about to send, for its session. */
-  seen(messages: readonly Message[]): void {
+  /** The conversation opencode is about to send; its session's id. */
+  seen(messages: readonly Message[]): string | undefined {
     const session = sessionOf(messages);
     if (session !== undefined) this.known.set(session, textsSinceCompaction(messages));
+    return session;
   }
 
   /** Entries the plugin just attached to the session's conversation. */

@@ -36,3 +36,33 @@ function randomTail(): string {
   for (let index = 0; index < 14; index += 1) tail += BASE62[Math.floor(Math.random() * 62)];
   return tail;
 }
+
+type Sent = { info?: unknown; parts?: unknown };
+
+/** The conversation about to be sent with the per-turn `frames` added for
+ * this call alone: synthetic text parts after the last user message's own
+ * (opencode does not keep what this hook adds). A conversation without a
+ * user message is left as it is. */
+export function withTurnRules(messages: Sent[], frames: readonly string[]): void {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    const info = message?.info as { id?: unknown; role?: unknown; sessionID?: unknown } | undefined;
+    if (info?.role !== "user" || !Array.isArray(message?.parts)) continue;
+    const parts = message.parts as { id?: unknown }[];
+    let last = parts.at(-1)?.id;
+    const added = frames.map((text) => {
+      last = nextPartId(typeof last === "string" ? last : undefined);
+      return {
+        id: last,
+        sessionID: info.sessionID,
+        messageID: info.id,
+        type: "text",
+        text,
+        synthetic: true,
+      };
+    });
+    // A copy of the message: the one opencode keeps is not changed.
+    messages[index] = { ...message, parts: [...parts, ...added] };
+    return;
+  }
+}

@@ -11,7 +11,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
-import { compacted, deliver, type Event, type Thread } from "../mod/deliver";
+import { compacted, deliverApart, type Event, type Thread } from "../mod/deliver";
 import { applyPatchPaths, opencodeGlobalRules } from "../mod/engine/rule_fairy_wasm";
 import { loadEngine } from "../mod/engine";
 import { failureEntry, failureSummary, type Kind } from "../mod/failure";
@@ -19,7 +19,8 @@ import { checkWritten } from "../mod/gate";
 import { configureWorkspaces } from "../mod/snapshot";
 import { useStateDir } from "../mod/state";
 import { Conversations } from "./conversation";
-import { nextPartId, personText } from "./parts";
+import { guardAll } from "./guard";
+import { nextPartId, personText, withTurnRules } from "./parts";
 import { engineHost, hostFor, type Places, type SessionFacts, screenOf } from "./host";
 
 type Client = PluginInput["client"];
@@ -39,7 +40,12 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
   const sessions = new Sessions(client);
   const booting = bootEngine();
 
-  /** Delivers `event` for `session`, its entries or one error entry. */
+  /** The frames of per-turn rules each session's model gets with every
+   * call of the current turn, until the person's next message. */
+  const turns = new Map<string, string[]>();
+
+  /** Delivers `event` for `session`: the entries to keep in its
+   * conversation (or one error entry), the per-turn frames kept aside. */
   async function carry(
     session: string,
     kind: Kind,
@@ -54,9 +60,10 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
         facts.session === facts.rootSession
           ? { kind: "main" }
           : { kind: "agent", id: facts.session };
-      const entries = await deliver($, event, thread);
+      const { entries, perTurn } = await deliverApart($, event, thread);
       if (after !== undefined) entries.push(...(await after($)));
       conversations.delivered(session, entries);
+      if (perTurn.length > 0) turns.set(session, [...(turns.get(session) ?? []), ...perTurn]);
       return entries;
     } catch (error) {
       const detail = String(error instanceof Error ? error.message : error);
@@ -68,12 +75,21 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
   const hooks: Hooks = {
     "chat.message": async (input, output) => {
       const started = performance.now();
-      sessions.saw(input.sessionID, input.agent, input.model?.modelID);
+      // The message names its agent and model when the input does not.
+      const message = output.message as { agent?: string; model?: { modelID?: string } };
+      sessions.saw(
+        input.sessionID,
+        input.agent ?? message.agent,
+        input.model?.modelID ?? message.model?.modelID,
+      );
+      if (!Array.isArray(output.parts)) throw new Error("the message has no list of parts");
       const prompt = personText(output.parts);
       // A message opencode composed itself (every text part synthetic) is
       // not the person's: keyword rules match what the person asked.
       if (prompt === undefined) return;
       const command = sessions.takeCommand(input.sessionID);
+      // A new turn: the last one's per-turn rules hold no more.
+      turns.delete(input.sessionID);
       const entries = await carry(input.sessionID, "prompt", { kind: "prompt", prompt, command });
       let last = output.parts.at(-1)?.id;
       for (const text of entries) {
@@ -103,8 +119,12 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
       if (entries.length > 0) output.output = `${output.output}\n\n${entries.join("\n\n")}`;
     },
 
+    // Before every model call: what the model holds is read back from
+    // here, then the turn's per-turn rules are added for this call alone.
     "experimental.chat.messages.transform": async (_input, output) => {
-      conversations.seen(output.messages);
+      const session = conversations.seen(output.messages);
+      const frames = session === undefined ? undefined : turns.get(session);
+      if (frames !== undefined) withTurnRules(output.messages, frames);
     },
 
     event: async ({ event }) => {
@@ -187,7 +207,7 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
     }
   }
 
-  return hooks;
+  return guardAll(hooks, (line) => screen.show(line));
 };
 
 /** Loads the engine once, before any session's first event, and tells

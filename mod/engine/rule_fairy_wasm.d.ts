@@ -493,6 +493,12 @@ export type GlobOutcome = "matched" | "missed" | "noPath" | "invalid" | "afterIn
  */
 export interface EventResponse {
     entries: string[];
+    /**
+     * The frames of the rules on per-turn facts, under a host that sends
+     * them with the turn's model calls only (opencode, behaviour §5.2.4):
+     * never kept in the conversation. Always empty for Claude Code.
+     */
+    perTurn: string[];
     delivered: string[];
     deferred: string[];
     log: string[];

@@ -121,6 +121,8 @@ describe("an opencode session on the example project", () => {
       "instruction file src/api/AGENTS.md",
     ]);
     assert.match(textOf(result), /Every handler logs its errors/);
+    // The rule imports a section of the project's documentation.
+    assert.match(textOf(result), /Required context: `docs\/api-guide\.md#error-responses`/);
     assert.match(textOf(result), /no-raw-error-response/);
     // The prompt's own rules were held: the conversation has them.
     assert.deepEqual(injected(textOf(requests[0].body.messages.at(-1))), []);
@@ -180,6 +182,45 @@ describe("an opencode session on the example project", () => {
       files.some((f) => f.startsWith(`${session}.agent-`)),
       files.join(", "),
     );
+  });
+});
+
+describe("rules on per-turn facts", () => {
+  let mock;
+  let oc;
+  before(async () => {
+    const project = webshop("per-turn");
+    writeFileSync(
+      join(project, ".cursor/rules/build-agent.mdc"),
+      "---\nagent: [build]\n---\nThe build agent commits nothing.\n",
+    );
+    mock = await startMock();
+    configure(project, mock.port);
+    oc = await serve(project, join(scratch, "home-per-turn"));
+  });
+  after(async () => {
+    await oc?.close();
+    await mock?.close();
+  });
+
+  test("come with every model call of their turn and are never kept", async () => {
+    const session = await oc.newSession();
+    const from = mock.requests.length;
+    const args = JSON.stringify({ command: "true", description: "Nothing" });
+    await oc.prompt(session, `check [[tool:bash ${args}]]`);
+    const requests = agentRequests(mock, from);
+    assert.equal(requests.length, 2, "a tool call and the answer after it");
+    for (const request of requests) {
+      assert.match(sent(request), /The build agent commits nothing/);
+    }
+    const kept = JSON.stringify(await oc.messages(session));
+    assert.doesNotMatch(kept, /The build agent commits nothing/);
+    assert.match(kept, /Money is an integer number of cents/);
+    // The next turn gets them again; the durable rule it holds does not come again.
+    const next = mock.requests.length;
+    await oc.prompt(session, "and now?");
+    const [again] = agentRequests(mock, next);
+    assert.deepEqual(injected(textOf(again.body.messages.at(-1))), ["build-agent.mdc"]);
   });
 });
 

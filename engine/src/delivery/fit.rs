@@ -18,7 +18,7 @@ use crate::render::block::{Block, RenderError, DOCUMENTATION_BUDGET};
 use crate::render::labels;
 
 /// The outcome of fitting one delivery.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Delivery {
     /// The rules the frames carry, in match order.
     pub delivered: Vec<String>,

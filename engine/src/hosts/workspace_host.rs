@@ -44,6 +44,13 @@ impl WorkspaceHost {
             })
     }
 
+    /// Whether the host sends the rules on per-turn facts apart, with the
+    /// turn's model calls only (opencode's transient messages), rather than
+    /// with the rest of the delivery (behaviour §5.2.4).
+    pub(crate) fn per_turn_apart(self) -> bool {
+        matches!(self, WorkspaceHost::Opencode)
+    }
+
     /// Which instruction files the host loads itself.
     pub(crate) fn loading(self) -> HostLoading {
         match self {

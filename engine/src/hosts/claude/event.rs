@@ -31,6 +31,10 @@ pub(crate) struct Outcome {
     /// Context entries to attach, in order: the frames, then the one entry
     /// naming the broken rules left out and the invalid globs reached.
     pub entries: Vec<String>,
+    /// Frames of the rules on per-turn facts, for a host that sends them
+    /// with the turn's model calls only (opencode); empty for Claude Code,
+    /// whose entries carry them.
+    pub per_turn: Vec<String>,
     /// Rules the frames carry, now recorded.
     pub delivered: Vec<String>,
     /// Rules left for the next matching event.
@@ -90,6 +94,9 @@ pub(crate) struct Circumstances<'a> {
     /// The thread the person's line names when it is not the main one
     /// (`subagent a1b2`, `new subagent`).
     pub thread: Option<&'a str>,
+    /// Whether the rules on per-turn facts go apart, as
+    /// [`Outcome::per_turn`] (behaviour §5.2.4).
+    pub per_turn_apart: bool,
 }
 
 /// Decides one event. `state` is the session's saved state and comes back,
@@ -112,6 +119,7 @@ pub(crate) fn decide(
         may_exist_instructions,
         loading,
         thread,
+        per_turn_apart,
     } = circumstances;
     let event = query.event;
     let kind = event.kind().name();
@@ -166,13 +174,36 @@ pub(crate) fn decide(
             ..Outcome::default()
         };
     }
-    let frames = Frames {
-        delivery_id,
-        limits,
-        loading,
+    // Where the host sends per-turn rules apart, they are fitted into
+    // frames of their own, named by a delivery id of their own.
+    let (durable, per_turn): (Vec<String>, Vec<String>) = if per_turn_apart {
+        due.into_iter().partition(|rule| selection.is_durable(rule))
+    } else {
+        (due, Vec::new())
     };
-    let delivery = match frames_delivery(fs, project, &selection.trigger, &due, frames) {
+    let fitted = |rules: &[String], delivery_id: &str| {
+        if rules.is_empty() {
+            return Ok(Default::default());
+        }
+        let frames = Frames {
+            delivery_id,
+            limits,
+            loading,
+        };
+        frames_delivery(fs, project, &selection.trigger, rules, frames)
+    };
+    let mut delivery = match fitted(&durable, delivery_id) {
         Ok(delivery) => delivery,
+        Err(error) => return fail(state, error.to_string()),
+    };
+    let per_turn = match fitted(&per_turn, &format!("{delivery_id}t")) {
+        Ok(turn) => {
+            delivery.delivered.extend(turn.delivered);
+            delivery.deferred.extend(turn.deferred);
+            delivery.broken.extend(turn.broken);
+            delivery.sizes.extend(turn.sizes);
+            turn.frames
+        }
         Err(error) => return fail(state, error.to_string()),
     };
     // Ephemeral rules are never recorded: they come with every event they
@@ -207,7 +238,12 @@ pub(crate) fn decide(
         .into_iter()
         .collect();
     log.extend(problems);
-    let framed: u64 = delivery.frames.iter().map(|frame| chars_of(frame)).sum();
+    let framed: u64 = delivery
+        .frames
+        .iter()
+        .chain(&per_turn)
+        .map(|frame| chars_of(frame))
+        .sum();
     state.journal.record_delivery(
         now_ms,
         event.kind(),
@@ -217,6 +253,7 @@ pub(crate) fn decide(
     );
     Outcome {
         entries,
+        per_turn,
         delivered: delivery.delivered,
         deferred: delivery.deferred,
         log,

@@ -152,6 +152,10 @@ pub struct ShellReport {
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct EventResponse {
     pub entries: Vec<String>,
+    /// The frames of the rules on per-turn facts, under a host that sends
+    /// them with the turn's model calls only (opencode, behaviour §5.2.4):
+    /// never kept in the conversation. Always empty for Claude Code.
+    pub per_turn: Vec<String>,
     pub delivered: Vec<String>,
     pub deferred: Vec<String>,
     pub log: Vec<String>,
@@ -913,6 +917,7 @@ impl ClaudeWorkspace {
             may_exist_instructions: &may_exist,
             loading: self.host.loading(),
             thread: thread.as_deref(),
+            per_turn_apart: self.host.per_turn_apart(),
         };
         let query = query(project, &event, &facts, &request.contents);
         let mut outcome = decide(&self.fs, project, &query, state, circumstances);
@@ -1009,6 +1014,7 @@ fn respond(outcome: Outcome, save_at: Option<i64>) -> EventResponse {
     EventResponse {
         state: save_at.map(|now| outcome.state.to_json(now)),
         entries: outcome.entries,
+        per_turn: outcome.per_turn,
         delivered: outcome.delivered,
         deferred: outcome.deferred,
         log: outcome.log,
@@ -2277,6 +2283,55 @@ mod tests {
             .decide(&prompt("more", 4_000, &state))
             .delivered
             .is_empty());
+    }
+
+    #[test]
+    fn under_opencode_an_ephemeral_rule_comes_apart_for_the_turn() {
+        let files = [
+            (
+                ".cursor/rules/base.mdc",
+                "---\nalwaysApply: true\n---\n# Base",
+            ),
+            (
+                ".cursor/rules/build.mdc",
+                "---\nagent: [build]\n---\n# Build",
+            ),
+        ];
+        let build = r#"{"agent": "build"}"#;
+        let mut ws = workspace(&files);
+        ws.set_host(WorkspaceHost::Opencode);
+        let first = ws.decide(&with_facts(prompt("hi", 1_000, ""), build));
+        assert_eq!(first.delivered, vec!["base.mdc", "build.mdc"]);
+        let kept = first.entries.join("\n");
+        let turn = first.per_turn.join("\n");
+        assert!(
+            kept.contains("# Base") && !kept.contains("# Build"),
+            "{kept}"
+        );
+        assert!(
+            turn.contains("# Build") && !turn.contains("# Base"),
+            "{turn}"
+        );
+        // Frames of their own: the turn's never names a kept frame's id.
+        let header = |text: &str| text.lines().next().unwrap_or("").to_string();
+        assert_ne!(header(&kept), header(&turn));
+        // Only the durable rule is recorded, and the person's line names both.
+        let state = saved(&first);
+        let recorded = SessionState::parse(&state).unwrap().delivered;
+        assert_eq!(recorded.keys().collect::<Vec<_>>(), vec!["base.mdc"]);
+        assert!(first.log[0].contains("base.mdc") && first.log[0].contains("build.mdc"));
+        // Only per-turn rules due: no kept entry at all.
+        let mut second = with_facts(prompt("more", 2_000, &state), build);
+        second.context = first.entries.clone();
+        let again = ws.decide(&second);
+        assert_eq!(again.delivered, vec!["build.mdc"]);
+        assert!(again.entries.is_empty(), "{:?}", again.entries);
+        assert_eq!(again.per_turn.len(), 1);
+        // Claude Code carries both in its entries, as before.
+        let mut claude = workspace(&files);
+        let both = claude.decide(&with_facts(prompt("hi", 1_000, ""), build));
+        assert!(both.per_turn.is_empty());
+        assert!(both.entries.join("\n").contains("# Build"));
     }
 
     #[test]
