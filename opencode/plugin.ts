@@ -38,7 +38,16 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
   const screen = screenOf(client);
   const conversations = new Conversations();
   const sessions = new Sessions(client);
-  const booting = bootEngine();
+  // Loaded at the first event, and tried again at the next one after a
+  // failure, never left as a rejection no one awaits.
+  let booting: Promise<void> | undefined;
+  const booted = () => {
+    booting ??= bootEngine().catch((error: unknown) => {
+      booting = undefined;
+      throw error;
+    });
+    return booting;
+  };
 
   /** The frames of per-turn rules each session's model gets with every
    * call of the current turn, until the person's next message. */
@@ -53,7 +62,7 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
     after?: ($: ReturnType<typeof hostFor>) => Promise<string[]>,
   ): Promise<string[]> {
     try {
-      await booting;
+      await booted();
       const facts = await sessions.facts(session);
       const $ = hostFor(directory, facts, PLACES, conversations, client, screen);
       const thread: Thread =
@@ -178,7 +187,7 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
     if (PATCH_TOOLS.has(tool)) {
       const patch = [given.patchText, given.patch, given.input].find((v) => typeof v === "string");
       if (typeof patch !== "string") return [];
-      await booting;
+      await booted();
       const entries: string[] = [];
       for (const file of applyPatchPaths(patch)) {
         entries.push(
@@ -198,7 +207,7 @@ export const RuleFairy: Plugin = async ({ client, directory }) => {
 
   async function compactedSafely(session: string): Promise<void> {
     try {
-      await booting;
+      await booted();
       const facts = await sessions.facts(session);
       const $ = hostFor(directory, facts, PLACES, conversations, client, screen);
       await compacted($, facts.session === facts.rootSession ? undefined : facts.session);
