@@ -44,7 +44,7 @@ const TEMPORARY: &str = "project.bin.tmp";
 /// Its number goes up when the kept layout changes (the configuration's
 /// values and the rules' sequence items gained their places in 2), so a build of the same version
 /// never misreads another's cache.
-const MAGIC: &[u8; 8] = b"RFCACHE3";
+const MAGIC: &[u8; 8] = b"RFCACHE4";
 
 /// The program's version: a cache is never trusted across versions.
 const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -100,7 +100,7 @@ impl Rule {
     pub fn parse_as(format: Format, name: &str, path: &str, text: &str) -> Rule {
         let document = frontmatter::parse(text);
         let empty = Frontmatter::default();
-        let fm = document.frontmatter.as_ref().unwrap_or(&empty);
+        let fm = document.frontmatter().unwrap_or(&empty);
         let mut conditions = Conditions::from_frontmatter(fm);
         let terms = |key: &str| {
             fm.list(key)
@@ -180,7 +180,7 @@ impl Rule {
 
     /// The frontmatter, `None` when the file has no frontmatter block.
     pub fn frontmatter(&self) -> Option<&Frontmatter> {
-        self.document.frontmatter.as_ref()
+        self.document.frontmatter()
     }
 
     /// Everything after the frontmatter block, trimmed.
