@@ -137,6 +137,26 @@ impl Conditions {
     }
 }
 
+/// A rule's conditions as a kept project holds them: most rules declare
+/// none, and those are kept as nothing instead of ten empty values.
+pub(crate) mod kept {
+    use super::Conditions;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(
+        conditions: &Conditions,
+        to: S,
+    ) -> Result<S::Ok, S::Error> {
+        (*conditions != Conditions::default())
+            .then_some(conditions)
+            .serialize(to)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Conditions, D::Error> {
+        Option::<Conditions>::deserialize(from).map(Option::unwrap_or_default)
+    }
+}
+
 /// A value as YAML would read it: one pair of surrounding quotes removed.
 /// Condition values are new keys, so they are read the way opencode-rules
 /// and every YAML tool read them, not with Cursor's raw-text dialect.

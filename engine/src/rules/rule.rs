@@ -47,6 +47,7 @@ pub struct Rule {
     /// terms (`promptAnyOf` or `keywords`).
     pub trigger: Option<PromptTrigger>,
     /// The conditions beyond globs, keywords and alwaysApply.
+    #[serde(with = "crate::rules::conditions::kept")]
     pub conditions: Conditions,
     /// The dialect the file is written in.
     pub format: Format,
@@ -217,6 +218,25 @@ mod tests {
 
     fn patterns(rule: &Rule) -> Vec<&str> {
         rule.globs.iter().map(|g| g.pattern.as_str()).collect()
+    }
+
+    #[test]
+    fn a_rule_kept_and_read_back_is_the_same_rule() {
+        // With and without conditions (kept as nothing when none), with
+        // and without a frontmatter block (kept as its text, read later).
+        for text in [
+            "---\nglobs: src/**\nos: linux\nbranch: main, feat/*\nmatch: all\n---\n# A",
+            "---\ndescription: x\nglobs: [a, \"b\"]\n---\n# B",
+            "# no frontmatter",
+        ] {
+            let rule = rule(text);
+            let kept = serde_json::to_string(&rule).unwrap();
+            let back: Rule = serde_json::from_str(&kept).unwrap();
+            assert_eq!(back, rule, "{text}");
+            assert_eq!(back.frontmatter(), rule.frontmatter(), "{text}");
+            assert_eq!(back.conditions, rule.conditions, "{text}");
+        }
+        assert!(rule("# none").conditions == Conditions::default());
     }
 
     #[test]
