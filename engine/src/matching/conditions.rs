@@ -96,6 +96,12 @@ pub struct Compiled {
 }
 
 impl Compiled {
+    /// A rule's that declares no condition.
+    pub(crate) const NONE: Compiled = Compiled {
+        conditions: Conditions::NONE,
+        branch: Vec::new(),
+    };
+
     pub fn new(conditions: &Conditions) -> Compiled {
         let branch = conditions
             .branch

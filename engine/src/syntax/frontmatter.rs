@@ -71,8 +71,10 @@ pub struct Frontmatter {
 pub(crate) struct Block {
     /// The lines between the fences, as written, line endings included.
     text: String,
+    /// Boxed: a block never asked for costs a pointer, not the fields'
+    /// three vectors.
     #[serde(skip)]
-    read: std::sync::OnceLock<Frontmatter>,
+    read: std::sync::OnceLock<Box<Frontmatter>>,
 }
 
 impl Block {
@@ -87,7 +89,7 @@ impl Block {
     pub(crate) fn fields(&self) -> &Frontmatter {
         self.read.get_or_init(|| {
             let lines: Vec<&str> = self.text.split_inclusive('\n').map(content).collect();
-            parse_block(&lines, 2)
+            Box::new(parse_block(&lines, 2))
         })
     }
 }
