@@ -300,7 +300,7 @@ mod tests {
     use crate::syntax::frontmatter::parse;
 
     fn conditions(text: &str) -> Conditions {
-        Conditions::from_frontmatter(&parse(text).frontmatter().unwrap())
+        Conditions::from_frontmatter(parse(text).frontmatter().unwrap())
     }
 
     #[test]

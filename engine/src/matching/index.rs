@@ -782,7 +782,7 @@ impl RuleIndex {
         self.entries
             .iter()
             .find(|e| e.name == name)
-            .map(|e| e.conditions())
+            .map(Entry::conditions)
     }
 }
 
