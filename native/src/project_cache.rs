@@ -45,9 +45,23 @@ const TEMPORARY: &str = "project.bin.tmp";
 
 /// What starts every cache file: a foreign file is passed over at once.
 /// Its number goes up when the kept layout changes (the configuration's
-/// values and the rules' sequence items gained their places in 2), so a build of the same version
-/// never misreads another's cache.
+/// values and the rules' sequence items gained their places in 2; in 4 a
+/// rule keeps its frontmatter block as text and no empty conditions, and
+/// a checksum follows the magic), so a build of the same version never
+/// misreads another's cache.
 const MAGIC: &[u8; 8] = b"RFCACHE4";
+
+/// A sum of everything after it, so a cache edited by hand (or damaged
+/// on disk) is passed over even where its bytes still decode: a rule's
+/// name or terms changed in the cache alone would otherwise be believed
+/// while the paths it depends on hold. Against mistakes, not a forger:
+/// whoever can write the cache can write the rules.
+fn checksum(payload: &[u8]) -> [u8; 8] {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::default()
+        .hash_one(payload)
+        .to_le_bytes()
+}
 
 /// The program's version: a cache is never trusted across versions.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -164,7 +178,10 @@ fn load_owned(root: &str) -> rule_fairy_engine::Result<Project> {
 /// project's, and still holds.
 fn cached(dir: &Path, root: &str) -> Option<Project> {
     let bytes = owned_dir::read_capped(&dir.join(FILE), CAP).ok()?;
-    let payload = bytes.strip_prefix(MAGIC.as_slice())?;
+    let (sum, payload) = bytes.strip_prefix(MAGIC.as_slice())?.split_first_chunk()?;
+    if *sum != checksum(payload) {
+        return None;
+    }
     let (head, rest): (Head, &[u8]) = postcard::take_from_bytes(payload).ok()?;
     if head.version != VERSION || head.root != root {
         return None;
@@ -435,11 +452,13 @@ impl Writer {
         let (Ok(head), Ok(body)) = (postcard::to_stdvec(&head), postcard::to_stdvec(&body)) else {
             return;
         };
+        let mut payload = head;
+        payload.extend_from_slice(&body);
         let written = self
             .file
             .write_all(MAGIC)
-            .and_then(|()| self.file.write_all(&head))
-            .and_then(|()| self.file.write_all(&body))
+            .and_then(|()| self.file.write_all(&checksum(&payload)))
+            .and_then(|()| self.file.write_all(&payload))
             .and_then(|()| fs::rename(self.dir.join(TEMPORARY), self.dir.join(FILE)));
         self.done = written.is_ok();
     }
