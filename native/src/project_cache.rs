@@ -21,6 +21,7 @@
 //! is written inside the installed plugin, as for the Codex state.
 
 use std::cell::RefCell;
+use std::ffi::OsStr;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::OwnedFd;
@@ -230,7 +231,9 @@ impl Looker {
         let Some((parent, name)) = parent_and_name(path) else {
             return stamped(path);
         };
-        if self.dir.as_ref().map(|(dir, _)| dir.as_path()) != Some(parent) {
+        // Compared as bytes: comparing paths parses their components.
+        let same = |dir: &PathBuf| dir.as_os_str().as_bytes() == parent.as_os_str().as_bytes();
+        if !self.dir.as_ref().is_some_and(|(dir, _)| same(dir)) {
             // Never blocks: a FIFO in a directory's place is refused.
             let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NONBLOCK | OFlags::CLOEXEC;
             let opened = rustix::fs::open(parent, flags, Mode::empty()).ok();
@@ -246,15 +249,21 @@ impl Looker {
     }
 }
 
-/// A path's parent directory and last name, when the path ends in that
-/// name as written (not `.`, `..` or a slash, which a look from the
-/// parent would read otherwise).
-fn parent_and_name(path: &Path) -> Option<(&Path, &std::ffi::OsStr)> {
-    let (parent, name) = (path.parent()?, path.file_name()?);
+/// A path's parent directory and last name, when it has both as written
+/// (not a name `.` or `..`, nor a slash at the end, which a look from the
+/// parent would read otherwise). Split at the last slash, byte by byte:
+/// the path's components are never parsed, which cost more than the look.
+fn parent_and_name(path: &Path) -> Option<(&Path, &OsStr)> {
     let written = path.as_os_str().as_bytes();
-    let ends_in_name =
-        written.ends_with(name.as_bytes()) && written[..written.len() - name.len()].ends_with(b"/");
-    (ends_in_name && !parent.as_os_str().is_empty()).then_some((parent, name))
+    let slash = written.iter().rposition(|&b| b == b'/')?;
+    let (parent, name) = (&written[..slash.max(1)], &written[slash + 1..]);
+    if name.is_empty() || name == b"." || name == b".." {
+        return None;
+    }
+    Some((
+        Path::new(OsStr::from_bytes(parent)),
+        OsStr::from_bytes(name),
+    ))
 }
 
 fn resolved(path: &str) -> Seen {
