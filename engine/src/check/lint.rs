@@ -58,7 +58,7 @@ pub(crate) fn lint_rule(rule: &Rule) -> Vec<Finding> {
                 .with_hint("add a line `---` after the last field"),
         );
     }
-    if let Some(fm) = doc.frontmatter.as_ref() {
+    if let Some(fm) = doc.frontmatter() {
         lint_frontmatter(fm, rule.format, &at, &mut out);
         lint_conditions(fm, &at, &mut out);
     }
@@ -92,7 +92,7 @@ fn lint_body(rule: &Rule, at: &dyn Fn(usize) -> Place, out: &mut Vec<Finding>) {
         .frontmatter()
         .is_some_and(|fm| fm.fields.iter().any(declares_a_trigger));
     let fires = reach::fires_by_itself(rule) || misread_trigger_key;
-    if rule.body().is_empty() && rule.document.frontmatter.is_none() {
+    if rule.body().is_empty() && !rule.document.has_frontmatter() {
         out.push(Finding::warning(
             Code::RuleEmpty,
             at(1),
@@ -205,9 +205,7 @@ pub(crate) fn item_place(field: &Field, item: &str) -> (usize, Option<Span>) {
 /// item that normalises to it, placed as the glob lints place theirs.
 pub(crate) fn glob_place(rule: &Rule, line: usize, pattern: &str) -> Option<(usize, Option<Span>)> {
     let field = rule
-        .document
-        .frontmatter
-        .as_ref()?
+        .frontmatter()?
         .fields
         .iter()
         .find(|field| field.line == line)?;

@@ -96,6 +96,12 @@ pub struct Compiled {
 }
 
 impl Compiled {
+    /// A rule's that declares no condition.
+    pub(crate) const NONE: Compiled = Compiled {
+        conditions: Conditions::NONE,
+        branch: Vec::new(),
+    };
+
     pub fn new(conditions: &Conditions) -> Compiled {
         let branch = conditions
             .branch
@@ -294,7 +300,7 @@ mod tests {
     use crate::syntax::frontmatter::parse;
 
     fn conditions(text: &str) -> Conditions {
-        Conditions::from_frontmatter(&parse(text).frontmatter.unwrap())
+        Conditions::from_frontmatter(parse(text).frontmatter().unwrap())
     }
 
     #[test]

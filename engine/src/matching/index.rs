@@ -23,6 +23,7 @@ use crate::matching::glob;
 use crate::matching::glob_index::GlobIndex;
 use crate::matching::keywords::{Found, KeywordMatcher};
 use crate::matching::requests::Requests;
+use crate::rules::conditions::Conditions;
 use crate::rules::rule::{GlobSpec, Rule};
 
 #[derive(Debug, Clone)]
@@ -33,7 +34,9 @@ struct Entry {
     globs: Vec<GlobSpec>,
     /// Term ids of the prompt trigger: (any of, all of).
     trigger: Option<(Vec<usize>, Vec<usize>)>,
-    conditions: Compiled,
+    /// `None` for a rule that declares no condition (most do not): an
+    /// entry is then smaller by the conditions' size.
+    conditions: Option<Box<Compiled>>,
     /// A nested folder's rule: the directory its globs are relative to.
     base: Option<String>,
     /// A nested folder's always-on rule, which holds below its base
@@ -41,13 +44,20 @@ struct Entry {
     below_base: bool,
 }
 
+/// What every rule declaring no condition is judged by.
+static NO_CONDITIONS: Compiled = Compiled::NONE;
+
 impl Entry {
+    fn conditions(&self) -> &Compiled {
+        self.conditions.as_deref().unwrap_or(&NO_CONDITIONS)
+    }
+
     fn durable(&self) -> bool {
-        !self.conditions.conditions.is_ephemeral()
+        !self.conditions().conditions.is_ephemeral()
     }
 
     fn match_all(&self) -> bool {
-        self.conditions.conditions.match_all
+        self.conditions().conditions.match_all
     }
 
     /// The glob at `position` as it reads from the project root.
@@ -304,7 +314,8 @@ impl RuleIndex {
                     .trigger
                     .as_ref()
                     .map(|t| (ids(&t.any_of), ids(&t.requires))),
-                conditions: Compiled::new(&rule.conditions),
+                conditions: (rule.conditions != Conditions::default())
+                    .then(|| Box::new(Compiled::new(&rule.conditions))),
                 base: rule.base.clone(),
                 below_base: rule.base.is_some() && rule.always_apply,
             });
@@ -322,14 +333,14 @@ impl RuleIndex {
             entries.iter().map(|e| Posted {
                 always_apply: e.always_apply,
                 any_of: e.trigger.as_ref().map_or(&[], |(any_of, _)| any_of),
-                conditions: &e.conditions,
+                conditions: e.conditions(),
             }),
             keywords.len(),
         );
         RuleIndex {
             below_base,
             candidates,
-            needs_contents: entries.iter().any(|e| e.conditions.has_file_contains()),
+            needs_contents: entries.iter().any(|e| e.conditions().has_file_contains()),
             entries,
             paths: OnceLock::new(),
             keywords,
@@ -425,11 +436,11 @@ impl RuleIndex {
                 if !entry.globs.is_empty() {
                     verdict.note(false);
                 }
-                if entry.conditions.has_file_contains() {
+                if entry.conditions().has_file_contains() {
                     verdict.note(false);
                 }
                 entry
-                    .conditions
+                    .conditions()
                     .each_fact_condition(facts, command, &mut |_, held| verdict.note(held));
                 let fires = verdict.fires(entry.match_all());
                 (fires || !mentions.is_empty()).then(|| PromptMatch {
@@ -553,7 +564,7 @@ impl RuleIndex {
                 // any event with a path.
                 for (rule, pattern, why) in &self.contents.invalid {
                     let entry = &self.entries[*rule];
-                    let line = entry.conditions.conditions.file_contains.line;
+                    let line = entry.conditions().conditions.file_contains.line;
                     let kind = ErrorKind::InvalidContentPattern {
                         pattern: pattern.clone(),
                         why: why.clone(),
@@ -605,7 +616,7 @@ impl RuleIndex {
                     .get(index)
                     .copied()
                     .flatten()
-                    .map(|p| entry.conditions.conditions.file_contains.values[p].as_str());
+                    .map(|p| entry.conditions().conditions.file_contains.values[p].as_str());
                 if glob_held.is_none() && content_held.is_none() {
                     continue;
                 }
@@ -691,11 +702,11 @@ impl RuleIndex {
         if !entry.globs.is_empty() {
             verdict.note(glob_held);
         }
-        if entry.conditions.has_file_contains() {
+        if entry.conditions().has_file_contains() {
             verdict.note(content_held);
         }
         entry
-            .conditions
+            .conditions()
             .each_fact_condition(facts, facts.command.as_deref(), &mut |_, held| {
                 verdict.note(held);
             });
@@ -771,7 +782,7 @@ impl RuleIndex {
         self.entries
             .iter()
             .find(|e| e.name == name)
-            .map(|e| &e.conditions)
+            .map(Entry::conditions)
     }
 }
 

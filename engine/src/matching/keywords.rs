@@ -85,6 +85,53 @@ fn word_bounded(bytes: &[u8], start: usize, end: usize) -> bool {
     !before && !is_word_byte(end)
 }
 
+/// Where each byte value occurs in a short text: its positions grouped by
+/// byte (a counting sort), so a term is tried only where it can start.
+struct ByteStarts {
+    /// Positions, ordered by the byte found there, then by position.
+    positions: Vec<u16>,
+    /// Where each byte value's positions begin in `positions`; one more
+    /// entry closes the last.
+    begins: [u16; 257],
+}
+
+impl ByteStarts {
+    /// Texts up to this length are looked at this way.
+    const SHORT: usize = 1024;
+
+    fn of(bytes: &[u8]) -> Option<ByteStarts> {
+        if bytes.len() > Self::SHORT {
+            return None;
+        }
+        let mut begins = [0u16; 257];
+        for &b in bytes {
+            begins[usize::from(b) + 1] += 1;
+        }
+        for i in 1..begins.len() {
+            begins[i] += begins[i - 1];
+        }
+        let mut next = begins;
+        let mut positions = vec![0u16; bytes.len()];
+        for (at, &b) in bytes.iter().enumerate() {
+            let slot = &mut next[usize::from(b)];
+            // At most SHORT positions: each fits in a u16.
+            positions[usize::from(*slot)] = at as u16;
+            *slot += 1;
+        }
+        Some(ByteStarts { positions, begins })
+    }
+
+    /// Where `term` can start: every position of its first byte (terms
+    /// are never empty: numbering leaves them out).
+    fn of_first(&self, term: &[u8]) -> &[u16] {
+        let Some(&first) = term.first() else {
+            return &[];
+        };
+        let b = usize::from(first);
+        &self.positions[usize::from(self.begins[b])..usize::from(self.begins[b + 1])]
+    }
+}
+
 impl KeywordMatcher {
     /// Builds the matcher; repeated terms are kept once.
     pub(crate) fn new<I, S>(terms: I) -> Self
@@ -181,19 +228,44 @@ impl KeywordMatcher {
     /// Searching a prompt of `len` bytes for each term on its own costs a
     /// search's setup and a vectorised pass per term; building the
     /// automaton costs a few hundred instructions per term byte (measured
-    /// with callgrind: about 400).
+    /// with callgrind: about 400). A short prompt's search costs a few tens of instructions a term
+    /// and about one for each two bytes it holds (a term is tried at each
+    /// of its first byte's positions).
     fn direct_is_cheaper(&self, len: usize) -> bool {
         const SEARCH_SETUP: usize = 300;
+        const SHORT_SETUP: usize = 40;
         const BUILD_PER_BYTE: usize = 400;
-        let direct = self.terms.len().saturating_mul(SEARCH_SETUP + len / 8);
+        let per_term = match len <= ByteStarts::SHORT {
+            true => SHORT_SETUP + len / 2,
+            false => SEARCH_SETUP + len / 8,
+        };
+        let direct = self.terms.len().saturating_mul(per_term);
         direct < self.term_bytes.saturating_mul(BUILD_PER_BYTE)
     }
 
-    /// [`KeywordMatcher::scan`] term by term. A word term's occurrences are
-    /// tried one after another without overlap: one that overlaps an
-    /// earlier occurrence has a word byte before it, so it never counts.
+    /// [`KeywordMatcher::scan`] term by term. A short prompt (the usual
+    /// one) is looked at only where each term's first byte occurs, which
+    /// costs a few comparisons a term; a longer one is searched with
+    /// memchr's vectorised `memmem`, whose set-up costs a few hundred
+    /// instructions a term.
     fn scan_directly(&self, lowered: &str) -> Found {
         let bytes = lowered.as_bytes();
+        if let Some(starts) = ByteStarts::of(bytes) {
+            let found = (0..self.terms.len())
+                .filter(|&id| {
+                    let term = self.terms[id].as_bytes();
+                    starts.of_first(term).iter().any(|&start| {
+                        let start = usize::from(start);
+                        bytes[start..].starts_with(term)
+                            && (!self.word[id] || word_bounded(bytes, start, start + term.len()))
+                    })
+                })
+                .collect();
+            return Found(found);
+        }
+        // A word term's occurrences are tried one after another without
+        // overlap: one that overlaps an earlier occurrence has a word byte
+        // before it, so it never counts.
         let found = (0..self.terms.len())
             .filter(|&id| {
                 let term = self.terms[id].as_bytes();
@@ -316,6 +388,9 @@ mod tests {
             let m = KeywordMatcher::new(&terms);
             let lowered = prompt.to_lowercase();
             proptest::prop_assert_eq!(m.scan_directly(&lowered), m.scan_with_automaton(&prompt));
+            // Past the short prompts' length the search goes through memmem.
+            let long = format!("{}{prompt}", " ".repeat(ByteStarts::SHORT));
+            proptest::prop_assert_eq!(m.scan_directly(&long.to_lowercase()), m.scan_with_automaton(&long));
         }
     }
 

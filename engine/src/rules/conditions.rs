@@ -13,6 +13,12 @@ pub struct Declared {
 }
 
 impl Declared {
+    /// Nothing declared.
+    pub(crate) const NONE: Declared = Declared {
+        values: Vec::new(),
+        line: 0,
+    };
+
     pub fn is_declared(&self) -> bool {
         !self.values.is_empty()
     }
@@ -67,6 +73,20 @@ pub(crate) const PROJECT_TAGS: &[&str] = &[
 ];
 
 impl Conditions {
+    /// No condition declared: [`Conditions::default`], as a constant.
+    pub(crate) const NONE: Conditions = Conditions {
+        file_contains: Declared::NONE,
+        command: Declared::NONE,
+        project: Declared::NONE,
+        os: Declared::NONE,
+        ci: None,
+        branch: Declared::NONE,
+        model: Declared::NONE,
+        agent: Declared::NONE,
+        tools: Declared::NONE,
+        match_all: false,
+    };
+
     /// Reads the condition keys of a frontmatter block. Lists are YAML
     /// sequences or comma-separated lines; `os` names are normalised.
     pub fn from_frontmatter(fm: &Frontmatter) -> Conditions {
@@ -134,6 +154,26 @@ impl Conditions {
             || self.model.is_declared()
             || self.agent.is_declared()
             || self.tools.is_declared()
+    }
+}
+
+/// A rule's conditions as a kept project holds them: most rules declare
+/// none, and those are kept as nothing instead of ten empty values.
+pub(crate) mod kept {
+    use super::Conditions;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(
+        conditions: &Conditions,
+        to: S,
+    ) -> Result<S::Ok, S::Error> {
+        (*conditions != Conditions::default())
+            .then_some(conditions)
+            .serialize(to)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Conditions, D::Error> {
+        Option::<Conditions>::deserialize(from).map(Option::unwrap_or_default)
     }
 }
 

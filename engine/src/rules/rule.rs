@@ -47,6 +47,7 @@ pub struct Rule {
     /// terms (`promptAnyOf` or `keywords`).
     pub trigger: Option<PromptTrigger>,
     /// The conditions beyond globs, keywords and alwaysApply.
+    #[serde(with = "crate::rules::conditions::kept")]
     pub conditions: Conditions,
     /// The dialect the file is written in.
     pub format: Format,
@@ -100,7 +101,7 @@ impl Rule {
     pub fn parse_as(format: Format, name: &str, path: &str, text: &str) -> Rule {
         let document = frontmatter::parse(text);
         let empty = Frontmatter::default();
-        let fm = document.frontmatter.as_ref().unwrap_or(&empty);
+        let fm = document.frontmatter().unwrap_or(&empty);
         let mut conditions = Conditions::from_frontmatter(fm);
         let terms = |key: &str| {
             fm.list(key)
@@ -180,7 +181,7 @@ impl Rule {
 
     /// The frontmatter, `None` when the file has no frontmatter block.
     pub fn frontmatter(&self) -> Option<&Frontmatter> {
-        self.document.frontmatter.as_ref()
+        self.document.frontmatter()
     }
 
     /// Everything after the frontmatter block, trimmed.
@@ -217,6 +218,25 @@ mod tests {
 
     fn patterns(rule: &Rule) -> Vec<&str> {
         rule.globs.iter().map(|g| g.pattern.as_str()).collect()
+    }
+
+    #[test]
+    fn a_rule_kept_and_read_back_is_the_same_rule() {
+        // With and without conditions (kept as nothing when none), with
+        // and without a frontmatter block (kept as its text, read later).
+        for text in [
+            "---\nglobs: src/**\nos: linux\nbranch: main, feat/*\nmatch: all\n---\n# A",
+            "---\ndescription: x\nglobs: [a, \"b\"]\n---\n# B",
+            "# no frontmatter",
+        ] {
+            let rule = rule(text);
+            let kept = serde_json::to_string(&rule).unwrap();
+            let back: Rule = serde_json::from_str(&kept).unwrap();
+            assert_eq!(back, rule, "{text}");
+            assert_eq!(back.frontmatter(), rule.frontmatter(), "{text}");
+            assert_eq!(back.conditions, rule.conditions, "{text}");
+        }
+        assert!(rule("# none").conditions == Conditions::default());
     }
 
     #[test]

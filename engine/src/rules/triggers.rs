@@ -282,7 +282,7 @@ mod tests {
     use crate::syntax::frontmatter::parse;
 
     fn triggers_of(format: Format, text: &str, has_conditions: bool) -> Triggers {
-        let fm = parse(text).frontmatter.unwrap_or_default();
+        let fm = parse(text).frontmatter().cloned().unwrap_or_default();
         triggers(format, &fm, "/p/rule.md", has_conditions)
     }
 

@@ -63,11 +63,52 @@ pub struct Frontmatter {
     pub list_errors: Vec<IgnoredLine>,
 }
 
+/// A frontmatter block kept as its text and read into fields when first
+/// asked: a loaded rule's meaning is read at load, and its fields are only
+/// wanted again by `check` and a few words of `explain`, so a kept project
+/// holds one string per block instead of several per field.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Block {
+    /// The lines between the fences, as written, line endings included.
+    text: String,
+    /// Boxed: a block never asked for costs a pointer, not the fields'
+    /// three vectors.
+    #[serde(skip)]
+    read: std::sync::OnceLock<Box<Frontmatter>>,
+}
+
+impl Block {
+    fn new(text: String) -> Block {
+        Block {
+            text,
+            read: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The block's fields, read on first use.
+    pub(crate) fn fields(&self) -> &Frontmatter {
+        self.read.get_or_init(|| {
+            let lines: Vec<&str> = self.text.split_inclusive('\n').map(content).collect();
+            Box::new(parse_block(&lines, 2))
+        })
+    }
+}
+
+/// Two blocks are the same when their fields are: a CRLF block reads as
+/// its LF twin.
+impl PartialEq for Block {
+    fn eq(&self, other: &Block) -> bool {
+        self.fields() == other.fields()
+    }
+}
+
+impl Eq for Block {}
+
 /// A rule file split into frontmatter and body.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Document {
     /// `None` when the file has no frontmatter block (absent, not empty).
-    pub frontmatter: Option<Frontmatter>,
+    block: Option<Block>,
     /// Everything after the block, trimmed.
     pub body: String,
     /// 1-based line of the body's first line in the file.
@@ -109,24 +150,34 @@ pub(crate) fn parse(text: &str) -> Document {
     };
     let Some(close) = close else {
         return Document {
-            frontmatter: None,
+            block: None,
             body: text.trim().to_string(),
             body_line: body_line(text, 0),
             unclosed_at: opens.then_some(1),
             had_bom,
         };
     };
-    let block: Vec<&str> = raw_lines[1..close]
-        .iter()
-        .map(|line| content(line))
-        .collect();
-    let after: usize = raw_lines[..=close].iter().map(|line| line.len()).sum();
+    let start = raw_lines[0].len();
+    let end: usize = raw_lines[..close].iter().map(|line| line.len()).sum();
+    let after = end + raw_lines[close].len();
     Document {
-        frontmatter: Some(parse_block(&block, 2)),
+        block: Some(Block::new(text[start..end].to_string())),
         body: text[after..].trim().to_string(),
         body_line: body_line(text, after),
         unclosed_at: None,
         had_bom,
+    }
+}
+
+impl Document {
+    /// The frontmatter's fields, `None` when the file has no block.
+    pub fn frontmatter(&self) -> Option<&Frontmatter> {
+        self.block.as_ref().map(Block::fields)
+    }
+
+    /// Whether the file has a frontmatter block, without reading it.
+    pub fn has_frontmatter(&self) -> bool {
+        self.block.is_some()
     }
 }
 
@@ -533,12 +584,7 @@ mod tests {
     const CASE_14: &str = "---\ndescription: UI rules: components and styling\nglobs: apps/**/ui/**/*.clj, **/*.cljs\nalwaysApply: false\npromptAnyOf: Widget, HTMX\npromptRequires: UI\ncustom: kept\n---\n\n# UI\n\nBody.\n";
 
     fn text(doc: &Document, key: &str) -> String {
-        doc.frontmatter
-            .as_ref()
-            .unwrap()
-            .text(key)
-            .unwrap()
-            .to_string()
+        doc.frontmatter().unwrap().text(key).unwrap().to_string()
     }
 
     #[test]
@@ -555,14 +601,22 @@ mod tests {
         assert_eq!(text(&doc, "custom"), "kept");
         assert_eq!(doc.body, "# UI\n\nBody.");
         assert_eq!(doc.body_line, 10);
-        assert_eq!(doc.frontmatter.unwrap().get("globs").unwrap().line, 3);
+        assert_eq!(
+            doc.frontmatter()
+                .cloned()
+                .unwrap()
+                .get("globs")
+                .unwrap()
+                .line,
+            3
+        );
     }
 
     #[test]
     fn crlf_parses_to_the_same_fields() {
         let lf = parse(CASE_14);
         let crlf = parse(&CASE_14.replace('\n', "\r\n"));
-        assert_eq!(lf.frontmatter, crlf.frontmatter);
+        assert_eq!(lf.frontmatter(), crlf.frontmatter());
         assert_eq!(
             crate::base::text::lines(&lf.body),
             crate::base::text::lines(&crlf.body)
@@ -572,27 +626,30 @@ mod tests {
     #[test]
     fn absent_empty_and_unclosed() {
         let plain = parse("# Plain\n\nBody.\n");
-        assert!(plain.frontmatter.is_none());
+        assert!(plain.frontmatter().is_none());
         assert_eq!(plain.body, "# Plain\n\nBody.");
-        assert!(parse("--- not a fence\n# Title").frontmatter.is_none());
+        assert!(parse("--- not a fence\n# Title").frontmatter().is_none());
         let empty = parse("---\n---\n# Title");
-        assert_eq!(empty.frontmatter.unwrap().fields, vec![]);
+        assert_eq!(empty.frontmatter().cloned().unwrap().fields, vec![]);
         assert_eq!(empty.body, "# Title");
         let bare = parse("---\nglobs: a/**\n---");
-        assert_eq!(bare.frontmatter.unwrap().text("globs"), Some("a/**"));
+        assert_eq!(
+            bare.frontmatter().cloned().unwrap().text("globs"),
+            Some("a/**")
+        );
         assert_eq!(bare.body, "");
         let unclosed = parse("---\nglobs: src/**\n# Body");
-        assert!(unclosed.frontmatter.is_none());
+        assert!(unclosed.frontmatter().is_none());
         assert_eq!(unclosed.unclosed_at, Some(1));
         assert!(unclosed.body.contains("---") && unclosed.body.contains("globs: src/**"));
-        assert!(parse("---").frontmatter.is_none());
-        assert!(parse("---  \t\nk: v\n--- \n").frontmatter.is_some());
+        assert!(parse("---").frontmatter().is_none());
+        assert!(parse("---  \t\nk: v\n--- \n").frontmatter().is_some());
     }
 
     #[test]
     fn line_dialect_details() {
         let doc = parse("---\n# comment\n  indented: x\nkey : spaced\n1bad: x\nrepeat: one\nrepeat: two\nx_y-z: a:b: c \t\n---\n");
-        let fm = doc.frontmatter.unwrap();
+        let fm = doc.frontmatter().cloned().unwrap();
         assert_eq!(fm.text("repeat"), Some("two"));
         assert_eq!(fm.text("x_y-z"), Some("a:b: c"));
         assert!(
@@ -604,7 +661,7 @@ mod tests {
 
     #[test]
     fn comma_lists_and_yaml_sequences() {
-        let fm = |text: &str| parse(text).frontmatter.unwrap();
+        let fm = |text: &str| parse(text).frontmatter().cloned().unwrap();
         assert_eq!(
             fm("---\nglobs:  , \n---\n").list("globs"),
             Vec::<String>::new()
@@ -636,13 +693,13 @@ mod tests {
     }
 
     fn scalar(text: &str, key: &str) -> Option<String> {
-        parse(text).frontmatter.unwrap().scalar(key)
+        parse(text).frontmatter().cloned().unwrap().scalar(key)
     }
 
     #[test]
     fn block_scalars_and_continued_lines_read_as_yaml_reads_them() {
         let doc = parse("---\ndescription: >\n  Use this rule\n  for migrations.\n\n  Second paragraph.\nglobs: db/**\n---\nBody");
-        let fm = doc.frontmatter.unwrap();
+        let fm = doc.frontmatter().cloned().unwrap();
         assert!(fm.ignored.is_empty(), "{:?}", fm.ignored);
         assert_eq!(
             fm.scalar("description").as_deref(),
@@ -668,7 +725,7 @@ mod tests {
         );
         let alone =
             parse("---\ndescription:\n  on the next line\n  and one more\nglobs:\n  - a/**\n---\n");
-        let alone = alone.frontmatter.unwrap();
+        let alone = alone.frontmatter().cloned().unwrap();
         assert_eq!(
             alone.scalar("description").as_deref(),
             Some("on the next line and one more")
@@ -685,13 +742,15 @@ mod tests {
         );
         // The raw text keeps Cursor's reading: quotes stay.
         let quoted = parse("---\nalwaysApply: \"true\"\n---\n")
-            .frontmatter
+            .frontmatter()
+            .cloned()
             .unwrap();
         assert_eq!(quoted.text("alwaysApply"), Some("\"true\""));
         assert_eq!(quoted.scalar("alwaysApply").as_deref(), Some("true"));
         // A quote never closed reads nothing and its lines stay ignored.
         let open = parse("---\ndescription: \"never\n  closed\n---\n")
-            .frontmatter
+            .frontmatter()
+            .cloned()
             .unwrap();
         assert_eq!(open.scalar("description"), None);
         assert_eq!(open.ignored.len(), 1);
@@ -742,7 +801,10 @@ mod tests {
         let mut compared = 0;
         for case in cases {
             let theirs = library(&case);
-            let fm = parse(&format!("---\n{case}---\n")).frontmatter.unwrap();
+            let fm = parse(&format!("---\n{case}---\n"))
+                .frontmatter()
+                .cloned()
+                .unwrap();
             if let Some(theirs) = theirs {
                 assert_eq!(fm.scalar("k"), Some(theirs), "{case:?}");
                 assert_eq!(fm.text("z"), Some("end"), "{case:?}");
@@ -767,7 +829,10 @@ mod tests {
     fn a_byte_order_mark_does_not_hide_the_frontmatter() {
         let doc = parse("\u{feff}---\nalwaysApply: true\n---\nBody");
         assert!(doc.had_bom);
-        assert_eq!(doc.frontmatter.unwrap().text("alwaysApply"), Some("true"));
+        assert_eq!(
+            doc.frontmatter().cloned().unwrap().text("alwaysApply"),
+            Some("true")
+        );
     }
 }
 
@@ -780,7 +845,7 @@ mod doc_examples {
     fn parse_example() {
         use crate::syntax::frontmatter::{parse, FieldValue};
         let doc = parse("---\nglobs: src/**, *.ts\n---\n\n# Body\n");
-        let fm = doc.frontmatter.unwrap();
+        let fm = doc.frontmatter().cloned().unwrap();
         assert_eq!(
             fm.get("globs").unwrap().value,
             FieldValue::Text("src/**, *.ts".into())
