@@ -3,11 +3,10 @@
 // a temporary prefix and a temporary project, with no cargo on PATH. Then
 // the launcher, the Codex hooks through the plugin's hooks/run on the
 // example project, and the Claude Code mod's gate check, each finding the
-// npm-installed program; the opencode plugin's package installed as
-// opencode installs a plugin named in its config, self-sufficient, and
-// (with the pinned opencode at hand) one opencode session loading it from
-// there; and the broken installs a user can end up with, each told with
-// its fix.
+// npm-installed program; the opencode plugin's package installed with
+// npm and self-sufficient, then (with the pinned opencode at hand) one
+// opencode session that installs it by its name from a loopback registry;
+// and the broken installs a user can end up with, each told with its fix.
 //
 // Usage: node tests/npm/install.mjs <folder holding scripts/package's tarballs>
 
@@ -274,7 +273,7 @@ check(
   "the installed plugin's hooks/run finds the npm-installed program for the gate",
   pluginGate.stdout + pluginGate.stderr,
 );
-await opencodeSession(pluginEntry);
+await opencodeSession();
 
 // What a user can end up with, each told with its fix (exit 2, could not run).
 const platformDir = path.join(nested, `cli-${platform}`);
@@ -394,12 +393,14 @@ function typesOnly(clause) {
   return names.length > 0 && names.every((name) => name.startsWith("type "));
 }
 
-/** One opencode session (the opencode pinned for tests/opencode) loading
- * the plugin from its installed path, on a git copy of the example
- * project, the gate's program found through the npm install: a prompt
- * that writes a file reaches the model with the always-on rule, and the
- * write's result with the glob's rule and the gate's finding. */
-async function opencodeSession(plugin) {
+/** One opencode session (the opencode pinned for tests/opencode) with the
+ * plugin named by its package in the project's opencode.json, as a user
+ * installs it: opencode installs it with npm from a loopback registry
+ * serving only the packed tarball, on a git copy of the example project,
+ * the gate's program found through the npm install. A prompt that writes
+ * a file reaches the model with the always-on rule, and the write's result
+ * with the glob's rule and the gate's finding. */
+async function opencodeSession() {
   const opencodeTests = path.join(repo, "tests/opencode");
   const pinned = JSON.parse(fs.readFileSync(path.join(opencodeTests, "package.json"), "utf8"))
     .devDependencies["opencode-ai"];
@@ -414,6 +415,7 @@ async function opencodeSession(plugin) {
   }
   const { configure, serve } = await import("../opencode/session.mjs");
   const { startMock, textOf } = await import("../opencode/mock-openai.mjs");
+  const { startRegistry } = await import("./registry.mjs");
   const project = path.join(work, "opencode-webshop");
   fs.cpSync(path.join(repo, "examples/webshop"), project, { recursive: true });
   const git = (...args) => execFileSync("git", args, { cwd: project, stdio: "ignore" });
@@ -421,26 +423,43 @@ async function opencodeSession(plugin) {
   git("add", "-A");
   git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "start");
   const mock = await startMock();
-  configure(project, mock.port, plugin);
+  const registry = await startRegistry([opencodeTarball]);
+  configure(project, mock.port);
+  const config = path.join(project, "opencode.json");
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      ...JSON.parse(fs.readFileSync(config, "utf8")),
+      plugin: ["@rule-fairy/opencode"],
+    }),
+  );
+  const home = path.join(work, "opencode-home");
   const started = process.hrtime.bigint();
   let oc;
   try {
-    oc = await serve(project, path.join(work, "opencode-home"), {
+    oc = await serve(project, home, {
       PATH: `${path.join(prefix, "bin")}:${tools}:/usr/bin:/bin`,
       RULE_FAIRY_BIN: undefined,
+      npm_config_registry: registry.url,
+      npm_config_offline: "false",
     });
     const session = await oc.newSession();
     const content =
       "export function refund() {\n  try {\n    return 1;\n  } catch (err) {\n    return { status: 500, body: err };\n  }\n}\n";
     const args = JSON.stringify({ filePath: "src/api/refunds.ts", content });
     await oc.prompt(session, `write the refund code [[tool:write ${args}]]`);
+    check(
+      registry.requests.some((request) => request.startsWith("GET /-/tarball-")),
+      "opencode installed @rule-fairy/opencode by its name, with npm, from the packed tarball",
+      registry.requests.join("\n"),
+    );
     const requests = mock.requests.filter((r) => (r.body.tools ?? []).length > 0);
     const injected = (message) =>
       [...textOf(message).matchAll(/\[rule-fairy injected: ([^\]]+)\]/g)].map((m) => m[1]);
     const prompt = requests[0]?.body.messages.at(-1);
     check(
       prompt !== undefined && injected(prompt).includes("base.mdc"),
-      "opencode, loading the installed plugin, sends the prompt with the always-on rule",
+      "and, loading it, sends the prompt with the always-on rule",
       JSON.stringify(prompt ?? oc.output()),
     );
     const result = requests.at(-1)?.body.messages.find((m) => m.role === "tool");
@@ -452,10 +471,11 @@ async function opencodeSession(plugin) {
       JSON.stringify(result ?? oc.output()),
     );
   } catch (error) {
-    check(false, "an opencode session loading the installed plugin", String(error));
+    check(false, "an opencode session with the plugin installed by its name", String(error));
   } finally {
     await oc?.close();
     await mock.close();
+    await registry.close();
   }
   console.log(
     `  (the opencode session took ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(0)} ms)`,
