@@ -45,6 +45,7 @@ fn the_manifests_carry_the_program_s_version_and_its_license() {
         ".claude-plugin/plugin.json",
         ".codex-plugin/plugin.json",
         "npm/rule-fairy/package.json",
+        "npm/opencode/package.json",
     ] {
         assert_eq!(json_file(manifest)["version"], version, "{manifest}");
     }
@@ -57,6 +58,7 @@ fn the_manifests_carry_the_program_s_version_and_its_license() {
         assert_eq!(wanted, version, "{package}");
     }
     assert_eq!(npm["license"], "MIT");
+    assert_eq!(json_file("npm/opencode/package.json")["license"], "MIT");
     let claude = json_file(".claude-plugin/plugin.json");
     assert_eq!(claude["license"], "MIT");
     let license = fs::read_to_string(repo_root().join("LICENSE")).unwrap();
