@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startMock, textOf } from "./mock-openai.mjs";
 import { configure, REPO, serve } from "./session.mjs";
@@ -28,6 +28,34 @@ function webshop(name) {
   git("add", "-A");
   git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "start");
   return project;
+}
+
+/** opencode serving a git copy of the example project with `files`
+ * written into it (and `homeFiles` into its home), against a fresh mock. */
+async function opencodeOn(name, files = {}, homeFiles = {}) {
+  const project = webshop(name);
+  const home = join(scratch, `home-${name}`);
+  for (const [root, written] of [
+    [project, files],
+    [home, homeFiles],
+  ]) {
+    for (const [path, text] of Object.entries(written)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+  }
+  const mock = await startMock();
+  configure(project, mock.port);
+  const oc = await serve(project, home);
+  return {
+    project,
+    mock,
+    oc,
+    close: async () => {
+      await oc.close();
+      await mock.close();
+    },
+  };
 }
 
 /** The model requests (tools offered: the agent's own calls, not a title
@@ -52,34 +80,25 @@ const injected = (text) =>
   [...text.matchAll(/\[rule-fairy injected: ([^\]]+)\]/g)].map((m) => m[1]);
 
 describe("an opencode session on the example project", () => {
+  let run;
   let mock;
   let oc;
   let session;
   before(async () => {
-    const project = webshop("webshop");
     // A rule kept for opencode-rules, in the project and in its global
     // directory, and an AGENTS.md opencode loads only when it reads there.
-    mkdirSync(join(project, ".opencode/rules"), { recursive: true });
-    writeFileSync(
-      join(project, ".opencode/rules/review.md"),
-      "Ask for a review of every change.\n",
+    run = await opencodeOn(
+      "webshop",
+      {
+        ".opencode/rules/review.md": "Ask for a review of every change.\n",
+        "src/api/AGENTS.md": "# API notes\n\nEvery handler logs its errors.\n",
+      },
+      { ".config/opencode/rules/house.md": "Write in plain words.\n" },
     );
-    writeFileSync(
-      join(project, "src/api/AGENTS.md"),
-      "# API notes\n\nEvery handler logs its errors.\n",
-    );
-    const home = join(scratch, "home");
-    mkdirSync(join(home, ".config/opencode/rules"), { recursive: true });
-    writeFileSync(join(home, ".config/opencode/rules/house.md"), "Write in plain words.\n");
-    mock = await startMock();
-    configure(project, mock.port);
-    oc = await serve(project, home);
+    ({ mock, oc } = run);
     session = await oc.newSession();
   });
-  after(async () => {
-    await oc?.close();
-    await mock?.close();
-  });
+  after(() => run?.close());
 
   test("a prompt brings the always-on rules of every source and the keyword's rule, and the person is told", async () => {
     const from = mock.requests.length;
@@ -175,8 +194,7 @@ describe("an opencode session on the example project", () => {
   });
 
   test("each session's record is kept under .rule-fairy/opencode", () => {
-    const project = join(scratch, "webshop");
-    const files = readdirSync(join(project, ".rule-fairy/opencode"));
+    const files = readdirSync(join(run.project, ".rule-fairy/opencode"));
     assert.ok(files.includes(`${session}.json`), files.join(", "));
     assert.ok(
       files.some((f) => f.startsWith(`${session}.agent-`)),
@@ -186,22 +204,17 @@ describe("an opencode session on the example project", () => {
 });
 
 describe("rules on per-turn facts", () => {
+  let run;
   let mock;
   let oc;
   before(async () => {
-    const project = webshop("per-turn");
-    writeFileSync(
-      join(project, ".cursor/rules/build-agent.mdc"),
-      "---\nagent: [build]\n---\nThe build agent commits nothing.\n",
-    );
-    mock = await startMock();
-    configure(project, mock.port);
-    oc = await serve(project, join(scratch, "home-per-turn"));
+    run = await opencodeOn("per-turn", {
+      ".cursor/rules/build-agent.mdc":
+        "---\nagent: [build]\n---\nThe build agent commits nothing.\n",
+    });
+    ({ mock, oc } = run);
   });
-  after(async () => {
-    await oc?.close();
-    await mock?.close();
-  });
+  after(() => run?.close());
 
   test("come with every model call of their turn and are never kept", async () => {
     const session = await oc.newSession();
@@ -225,23 +238,18 @@ describe("rules on per-turn facts", () => {
 });
 
 describe("broken input", () => {
+  let run;
   let mock;
   let oc;
   let project;
   before(async () => {
-    project = webshop("broken");
-    writeFileSync(
-      join(project, ".cursor/rules/broken.mdc"),
-      "---\ndescription: broken\nglobs: src/[unclosed\nalwaysApply: false\n---\nbody\n",
-    );
-    mock = await startMock();
-    configure(project, mock.port);
-    oc = await serve(project, join(scratch, "home-broken"));
+    run = await opencodeOn("broken", {
+      ".cursor/rules/broken.mdc":
+        "---\ndescription: broken\nglobs: src/[unclosed\nalwaysApply: false\n---\nbody\n",
+    });
+    ({ mock, oc, project } = run);
   });
-  after(async () => {
-    await oc?.close();
-    await mock?.close();
-  });
+  after(() => run?.close());
 
   test("a broken rule is named to the person and the model, and the other rules still come", async () => {
     const session = await oc.newSession();
