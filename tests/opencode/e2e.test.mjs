@@ -203,7 +203,7 @@ describe("an opencode session on the example project", () => {
   });
 });
 
-describe("rules on per-turn facts", () => {
+describe("rules on per-turn facts, requestable rules and mentions", () => {
   let run;
   let mock;
   let oc;
@@ -211,6 +211,8 @@ describe("rules on per-turn facts", () => {
     run = await opencodeOn("per-turn", {
       ".cursor/rules/build-agent.mdc":
         "---\nagent: [build]\n---\nThe build agent commits nothing.\n",
+      ".cursor/rules/deploy.mdc":
+        "---\ndescription: How the shop is deployed\n---\nDeploy with the blue-green script only.\n",
     });
     ({ mock, oc } = run);
   });
@@ -234,6 +236,32 @@ describe("rules on per-turn facts", () => {
     await oc.prompt(session, "and now?");
     const [again] = agentRequests(mock, next);
     assert.deepEqual(injected(textOf(again.body.messages.at(-1))), ["build-agent.mdc"]);
+  });
+  test("the index lists a requestable rule, and reading its file brings it", async () => {
+    const session = await oc.newSession();
+    const from = mock.requests.length;
+    const args = JSON.stringify({ filePath: join(run.project, ".cursor/rules/deploy.mdc") });
+    await oc.prompt(session, `how do we ship? [[tool:read ${args}]]`);
+    const requests = agentRequests(mock, from);
+    const prompt = textOf(requests[0].body.messages.at(-1));
+    assert.match(prompt, /# Requestable rules/);
+    assert.match(
+      prompt,
+      /- `deploy\.mdc` \(`\.cursor\/rules\/deploy\.mdc`\): How the shop is deployed/,
+    );
+    assert.doesNotMatch(prompt, /blue-green/);
+    const result = requests.at(-1).body.messages.findLast((m) => m.role === "tool");
+    assert.deepEqual(injected(textOf(result)), ["deploy.mdc"]);
+    assert.match(textOf(result), /\[rule-fairy matched: requested by reading/);
+  });
+
+  test("a prompt that mentions a rule brings it", async () => {
+    const session = await oc.newSession();
+    const from = mock.requests.length;
+    await oc.prompt(session, "follow @deploy for this");
+    const [first] = agentRequests(mock, from);
+    assert.ok(injected(textOf(first.body.messages.at(-1))).includes("deploy.mdc"));
+    assert.match(textOf(first.body.messages.at(-1)), /blue-green/);
   });
 });
 
