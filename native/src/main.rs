@@ -183,6 +183,7 @@ pub struct StatusArgs {
 pub enum StatusHost {
     Claude,
     Codex,
+    Opencode,
 }
 
 impl StatusHost {
@@ -190,6 +191,7 @@ impl StatusHost {
         match self {
             StatusHost::Claude => rule_fairy_engine::status::SessionHost::Claude,
             StatusHost::Codex => rule_fairy_engine::status::SessionHost::Codex,
+            StatusHost::Opencode => rule_fairy_engine::status::SessionHost::Opencode,
         }
     }
 }

@@ -268,13 +268,45 @@ fn status_reads_bad_session_files_reports_them_and_writes_nothing() {
 }
 
 #[test]
+fn opencode_sessions_and_their_subagents_are_reported() {
+    let p = rules_project();
+    let state = r#"{"delivered":{"base.mdc":5},"journal":{"deliveries":[{"atMs":5,"event":"prompt","rules":[{"name":"base.mdc","reasons":[{"kind":"alwaysApply"}],"chars":20}],"deferred":[],"chars":50}],"totals":{"deliveries":1,"rules":1,"chars":50}},"ts":5}"#;
+    p.write(".rule-fairy/opencode/ses_a.json", state);
+    p.write(".rule-fairy/opencode/ses_a.agent-ses_b.json", state);
+    let status = status_json(&p, &["--host", "opencode"]);
+    let sessions = status["sessions"].as_array().unwrap();
+    let seen: Vec<(&str, &str, Option<&str>)> = sessions
+        .iter()
+        .map(|s| {
+            (
+                s["host"].as_str().unwrap(),
+                s["id"].as_str().unwrap(),
+                s["agent"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            ("opencode", "ses_a", Some("ses_b")),
+            ("opencode", "ses_a", None)
+        ]
+    );
+    assert_eq!(sessions[1]["deliveries"][0]["rules"][0]["name"], "base.mdc");
+    let text = p.run(&["status", "--host", "opencode"]);
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(out.contains("opencode session ses_a"), "{out}");
+}
+
+#[test]
 fn a_state_directory_that_is_a_file_is_reported_and_the_rest_is_shown() {
     let p = rules_project();
     p.write(".rule-fairy", "not a directory");
     let status = status_json(&p, &[]);
     assert_eq!(status["sessions"], json!([]));
     let unread = status["unread"].as_array().unwrap();
-    assert_eq!(unread.len(), 2, "{unread:?}");
+    // One entry for each host's state directory.
+    assert_eq!(unread.len(), 3, "{unread:?}");
     assert!(
         unread[0]["problem"]
             .as_str()
@@ -364,7 +396,7 @@ fn why_not_with_a_session_says_whether_its_record_holds_the_rule_back() {
     let both = why(&["--session", "s1"]);
     assert_eq!(both.status.code(), Some(2));
     assert!(
-        stderr(&both).contains("say which with --host claude or --host codex"),
+        stderr(&both).contains("say which with --host claude, --host codex or --host opencode"),
         "{}",
         stderr(&both)
     );

@@ -30,15 +30,42 @@ pub enum SessionHost {
     Claude,
     /// `.rule-fairy/codex/<session>.json`.
     Codex,
+    /// `.rule-fairy/opencode/<session>.json` (a subagent's:
+    /// `<session>.agent-<id>.json`), kept in Claude Code's shape: the
+    /// opencode plugin runs the same delivery code (behaviour §5.2.4).
+    Opencode,
 }
 
 impl SessionHost {
-    /// The host as the command line names it.
+    /// Every host, in the order `status` lists their sessions.
+    pub const ALL: [SessionHost; 3] = [
+        SessionHost::Claude,
+        SessionHost::Codex,
+        SessionHost::Opencode,
+    ];
+
+    /// The host as the command line names it (and its state directory).
     pub fn name(self) -> &'static str {
         match self {
             SessionHost::Claude => "claude",
             SessionHost::Codex => "codex",
+            SessionHost::Opencode => "opencode",
         }
+    }
+
+    /// The host as people call it.
+    pub fn title(self) -> &'static str {
+        match self {
+            SessionHost::Claude => "Claude Code",
+            SessionHost::Codex => "Codex",
+            SessionHost::Opencode => "opencode",
+        }
+    }
+
+    /// Whether its state files are in Claude Code's shape (with a file of
+    /// their own for each subagent).
+    pub fn keeps_claude_state(self) -> bool {
+        matches!(self, SessionHost::Claude | SessionHost::Opencode)
     }
 }
 

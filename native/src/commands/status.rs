@@ -64,7 +64,7 @@ pub(crate) fn run(args: &StatusArgs) -> Result<ExitCode, String> {
     let root = project_root(args.project.as_deref())?;
     let mut unread = Vec::new();
     let mut sessions = Vec::new();
-    for host in [SessionHost::Claude, SessionHost::Codex] {
+    for host in SessionHost::ALL {
         if args.host.is_some_and(|wanted| wanted.host() != host) {
             continue;
         }
@@ -145,14 +145,17 @@ fn read_sessions(
     for name in names {
         let file = format!("{shown_dir}/{name}");
         let stem = name.trim_end_matches(".json");
-        let (id, agent) = match (host, stem.split_once(".agent-")) {
-            (SessionHost::Claude, Some((id, agent))) => (id.to_string(), Some(agent.to_string())),
+        let (id, agent) = match stem.split_once(".agent-") {
+            Some((id, agent)) if host.keeps_claude_state() => {
+                (id.to_string(), Some(agent.to_string()))
+            }
             _ => (stem.to_string(), None),
         };
         let read = read_state(&dir.join(&name)).and_then(|text| {
-            let report = match host {
-                SessionHost::Claude => rule_fairy_engine::claude::session_report(&text),
-                SessionHost::Codex => rule_fairy_engine::codex::session_report(&text),
+            let report = if host.keeps_claude_state() {
+                rule_fairy_engine::claude::session_report(&text)
+            } else {
+                rule_fairy_engine::codex::session_report(&text)
             };
             report.map_err(|why| format!("not a session state: {why}"))
         });
@@ -211,10 +214,7 @@ fn human(status: &Status, wanted: Option<&str>) -> String {
         }
     }
     for session in &status.sessions {
-        let host = match session.host {
-            SessionHost::Claude => "Claude Code",
-            SessionHost::Codex => "Codex",
-        };
+        let host = session.host.title();
         let agent = session
             .agent
             .as_ref()

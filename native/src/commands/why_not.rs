@@ -66,7 +66,7 @@ pub(crate) fn run(
 fn held_by(args: &ExplainArgs, root: &str, name: &str, id: &str) -> Result<HeldBy, String> {
     let hosts: Vec<SessionHost> = match args.host {
         Some(host) => vec![host.host()],
-        None => vec![SessionHost::Claude, SessionHost::Codex],
+        None => SessionHost::ALL.to_vec(),
     };
     let mut found = Vec::new();
     for host in hosts {
@@ -79,16 +79,15 @@ fn held_by(args: &ExplainArgs, root: &str, name: &str, id: &str) -> Result<HeldB
         1 => found.remove(0),
         _ => {
             return Err(format!(
-                "both Claude Code and Codex have a session {id}: say which with --host claude or --host codex"
+                "more than one host has a session {id}: say which with --host claude, --host codex or --host opencode"
             ))
         }
     };
     let file = format!(".rule-fairy/{}/{id}.json", host.name());
-    let held = match host {
-        SessionHost::Claude => {
-            rule_fairy_engine::claude::held_by(&text, name, crate::utc::now_ms())
-        }
-        SessionHost::Codex => rule_fairy_engine::codex::held_by(&text, name),
+    let held = if host.keeps_claude_state() {
+        rule_fairy_engine::claude::held_by(&text, name, crate::utc::now_ms())
+    } else {
+        rule_fairy_engine::codex::held_by(&text, name)
     };
     held.map_err(|why| format!("{file} is not a session state: {why}"))
 }
