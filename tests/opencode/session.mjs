@@ -140,11 +140,14 @@ export async function serve(project, home, extraEnv = {}, args = []) {
     children: (session) => call("GET", `/session/${session}/children`),
     close: async () => {
       events.abort();
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((done) => child.on("exit", done));
       child.kill("SIGTERM");
-      await new Promise((done) => {
-        if (child.exitCode !== null) done();
-        else child.on("exit", done);
-      });
+      // opencode shuts down on SIGTERM, and has been seen to hang doing
+      // it: what it does then is not under test, so it is stopped.
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }
