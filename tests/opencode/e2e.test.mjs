@@ -274,6 +274,8 @@ describe("broken input", () => {
     run = await opencodeOn("broken", {
       ".cursor/rules/broken.mdc":
         "---\ndescription: broken\nglobs: src/[unclosed\nalwaysApply: false\n---\nbody\n",
+      ".cursor/rules/db/seeds.mdc":
+        "---\ndescription: Seed data\nglobs: db/seeds/*.sql\n---\nSeeds are small.\n\n@docs/missing.md#setup\n",
     });
     ({ mock, oc, project } = run);
   });
@@ -296,6 +298,29 @@ describe("broken input", () => {
       oc.toasts.some((t) => t.includes("broken.mdc")),
       JSON.stringify(oc.toasts),
     );
+  });
+
+  test("a rule whose document is missing is told, and the session goes on", async () => {
+    const session = await oc.newSession();
+    const from = mock.requests.length;
+    const args = JSON.stringify({
+      filePath: "db/seeds/1.sql",
+      content: "insert into t values (1);\n",
+    });
+    await oc.prompt(session, `seed it [[tool:write ${args}]]`);
+    const requests = agentRequests(mock, from);
+    const result = requests.at(-1).body.messages.findLast((m) => m.role === "tool");
+    assert.match(textOf(result), /Wrote file successfully/);
+    assert.match(textOf(result), /db\/seeds\.mdc/);
+    assert.match(textOf(result), /docs\/missing\.md/);
+    assert.ok(
+      oc.toasts.some((t) => t.includes("db/seeds.mdc")),
+      JSON.stringify(oc.toasts),
+    );
+    // The session goes on: the next prompt is answered with its rules.
+    const next = mock.requests.length;
+    await oc.prompt(session, "and a test");
+    assert.ok(injected(sent(agentRequests(mock, next)[0])).includes("testing.mdc"));
   });
 
   test("a corrupt state file is kept aside and the session goes on", async () => {
