@@ -28,7 +28,9 @@ use crate::rules::rule::{GlobSpec, Rule};
 
 #[derive(Debug, Clone)]
 struct Entry {
-    name: String,
+    // The rule's name is not copied here: [`Requests`] keeps every name,
+    // by the same place, and one copy fewer per rule is one allocation
+    // fewer in a warm run's build.
     path: String,
     always_apply: bool,
     globs: Vec<GlobSpec>,
@@ -306,7 +308,6 @@ impl RuleIndex {
                     .collect::<Vec<_>>()
             };
             entries.push(Entry {
-                name: rule.name.clone(),
                 path: rule.path.clone(),
                 always_apply,
                 globs,
@@ -444,7 +445,7 @@ impl RuleIndex {
                     .each_fact_condition(facts, command, &mut |_, held| verdict.note(held));
                 let fires = verdict.fires(entry.match_all());
                 (fires || !mentions.is_empty()).then(|| PromptMatch {
-                    name: entry.name.clone(),
+                    name: self.requests.name(place).to_string(),
                     // Reasons speak only of what held: a mentioned rule's
                     // failed conditions are not why it came.
                     always_apply: fires && entry.always_apply,
@@ -506,7 +507,7 @@ impl RuleIndex {
         matches.rules.retain(|m| {
             self.below_base
                 .iter()
-                .any(|&at| self.entries[at].name == m.name)
+                .any(|&at| self.requests.name(at) == m.name)
         });
         // A rule's invalid glob is told with its edits, not its reads.
         matches.errors.clear();
@@ -626,7 +627,7 @@ impl RuleIndex {
                 }
                 let at = *slot[index].get_or_insert_with(|| {
                     result.rules.push(PathMatch {
-                        name: entry.name.clone(),
+                        name: self.requests.name(index).to_string(),
                         hits: Vec::new(),
                         contents: Vec::new(),
                         durable: entry.durable(),
@@ -779,10 +780,8 @@ impl RuleIndex {
 
     /// The compiled conditions of a rule, for `explain`.
     pub fn conditions_of(&self, name: &str) -> Option<&Compiled> {
-        self.entries
-            .iter()
-            .find(|e| e.name == name)
-            .map(Entry::conditions)
+        let place = (0..self.entries.len()).find(|&at| self.requests.name(at) == name)?;
+        Some(self.entries[place].conditions())
     }
 }
 

@@ -102,6 +102,11 @@ impl Requests {
         self
     }
 
+    /// The name of the rule at `place` in name order.
+    pub(crate) fn name(&self, place: usize) -> &str {
+        &self.all[place]
+    }
+
     /// The requestable rules, in name order.
     pub(crate) fn listed(&self) -> &[Requestable] {
         &self.listed
