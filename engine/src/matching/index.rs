@@ -482,7 +482,7 @@ impl RuleIndex {
                 .iter()
                 .chain(requires)
                 .filter(|id| found.contains(**id))
-                .map(|id| self.keywords.terms()[*id].clone())
+                .map(|id| self.keywords.term(*id).to_string())
                 .collect()
         })
     }
