@@ -5,5 +5,6 @@ pub(crate) mod contain;
 pub(crate) mod error;
 pub(crate) mod finding;
 pub(crate) mod fs;
+pub(crate) mod packed;
 pub mod paths;
 pub mod text;

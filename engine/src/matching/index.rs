@@ -9,11 +9,13 @@
 //! condition held, so a rule is delivered for the path that reached it.
 
 use std::collections::HashSet;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use serde::Serialize;
 
 use crate::base::error::{Error, ErrorKind, Place};
+use crate::base::packed::Packed;
 use crate::base::paths;
 use crate::matching::candidates::{Posted, PromptCandidates};
 use crate::matching::conditions::Compiled;
@@ -30,17 +32,22 @@ use crate::rules::rule::{GlobSpec, Rule};
 struct Entry {
     // The rule's name is not copied here: [`Requests`] keeps every name,
     // by the same place, and one copy fewer per rule is one allocation
-    // fewer in a warm run's build.
-    path: String,
+    // fewer in a warm run's build. Its file, base and globs are not
+    // copied one by one either: they lie packed in [`Texts`].
+    /// The rule's file: its place in [`Texts::strings`].
+    path: usize,
     always_apply: bool,
-    globs: Vec<GlobSpec>,
+    /// The rule's globs as matched ([`scoped_globs`]): places in
+    /// [`Texts::globs`].
+    globs: Range<usize>,
     /// Term ids of the prompt trigger: (any of, all of).
     trigger: Option<(Vec<usize>, Vec<usize>)>,
     /// `None` for a rule that declares no condition (most do not): an
     /// entry is then smaller by the conditions' size.
     conditions: Option<Box<Compiled>>,
-    /// A nested folder's rule: the directory its globs are relative to.
-    base: Option<String>,
+    /// A nested folder's rule: the directory its globs are relative to,
+    /// by its place in [`Texts::strings`].
+    base: Option<usize>,
     /// A nested folder's always-on rule, which holds below its base
     /// (behaviour §1.2): a read there brings it too, not only an edit.
     below_base: bool,
@@ -61,10 +68,69 @@ impl Entry {
     fn match_all(&self) -> bool {
         self.conditions().conditions.match_all
     }
+}
 
-    /// The glob at `position` as it reads from the project root.
-    fn shown_glob(&self, position: usize) -> String {
-        shown_glob(self.base.as_deref(), &self.globs[position].pattern)
+/// Every entry's file, base and glob patterns in one buffer, and its
+/// globs' lines in one list: two allocations for the index, not three or
+/// four for each rule.
+#[derive(Debug, Clone, Default)]
+struct Texts {
+    strings: Packed,
+    globs: Vec<PackedGlob>,
+}
+
+/// A [`GlobSpec`] whose pattern lies in [`Texts::strings`].
+#[derive(Debug, Clone, Copy)]
+struct PackedGlob {
+    pattern: usize,
+    line: usize,
+    from_sequence: bool,
+}
+
+impl Texts {
+    /// Packs a rule's file, base and globs as the index matches them
+    /// ([`scoped_globs`], without copying them first).
+    fn entry_places(&mut self, rule: &Rule) -> (usize, Option<usize>, Range<usize>) {
+        let path = self.strings.push(&rule.path);
+        let base = rule.base.as_deref().map(|base| self.strings.push(base));
+        let start = self.globs.len();
+        for spec in &rule.globs {
+            let pattern = self.strings.push(&spec.pattern);
+            self.globs.push(PackedGlob {
+                pattern,
+                line: spec.line,
+                from_sequence: spec.from_sequence,
+            });
+        }
+        if rule.base.is_some() && rule.always_apply {
+            // As in `scoped_globs`: `**` always compiles, its line is never quoted.
+            let pattern = self.strings.push("**");
+            self.globs.push(PackedGlob {
+                pattern,
+                line: 1,
+                from_sequence: false,
+            });
+        }
+        (path, base, start..self.globs.len())
+    }
+
+    fn path(&self, entry: &Entry) -> &str {
+        self.strings.get(entry.path)
+    }
+
+    fn base(&self, entry: &Entry) -> Option<&str> {
+        entry.base.map(|place| self.strings.get(place))
+    }
+
+    /// The entry's glob at `position` among its globs, and its pattern.
+    fn glob(&self, entry: &Entry, position: usize) -> (PackedGlob, &str) {
+        let glob = self.globs[entry.globs.start + position];
+        (glob, self.strings.get(glob.pattern))
+    }
+
+    /// The entry's glob at `position` as it reads from the project root.
+    fn shown_glob(&self, entry: &Entry, position: usize) -> String {
+        shown_glob(self.base(entry), self.glob(entry, position).1)
     }
 }
 
@@ -97,7 +163,16 @@ pub(crate) fn scoped_globs(rule: &Rule) -> (Vec<GlobSpec>, bool) {
 
 /// Compiles one of a rule's globs, anchored at its base when it has one.
 pub(crate) fn compile_glob(spec: &GlobSpec, base: Option<&str>) -> Result<globset::Glob, Error> {
-    let compiled = glob::compile(&spec.pattern, spec.from_sequence)?;
+    compile_pattern(&spec.pattern, spec.from_sequence, base)
+}
+
+/// [`compile_glob`] of a glob's parts.
+fn compile_pattern(
+    pattern: &str,
+    from_sequence: bool,
+    base: Option<&str>,
+) -> Result<globset::Glob, Error> {
+    let compiled = glob::compile(pattern, from_sequence)?;
     match base {
         Some(base) => glob::below(base, &compiled),
         None => Ok(compiled),
@@ -221,6 +296,8 @@ pub struct PathMatches {
 #[derive(Debug, Clone)]
 pub struct RuleIndex {
     entries: Vec<Entry>,
+    /// The entries' files, bases and globs.
+    texts: Texts,
     /// The globs compiled, at the first event or question about paths: a
     /// prompt never needs them, and they are most of the build.
     paths: OnceLock<PathSide>,
@@ -252,20 +329,22 @@ struct PathSide {
 }
 
 impl PathSide {
-    fn new(entries: &[Entry]) -> PathSide {
+    fn new(entries: &[Entry], texts: &Texts) -> PathSide {
         let mut compiled = Vec::new();
         let mut owners = Vec::new();
         let mut first_invalid = Vec::with_capacity(entries.len());
         for (index, entry) in entries.iter().enumerate() {
             let mut first = None;
-            for (position, spec) in entry.globs.iter().enumerate() {
-                match compile_glob(spec, entry.base.as_deref()) {
+            for position in 0..entry.globs.len() {
+                let (spec, pattern) = texts.glob(entry, position);
+                match compile_pattern(pattern, spec.from_sequence, texts.base(entry)) {
                     Ok(glob) => {
                         compiled.push(glob);
                         owners.push((index, position));
                     }
                     Err(e) if first.is_none() => {
-                        first = Some((position, e.or_at(Place::line(&entry.path, spec.line))));
+                        let place = Place::line(texts.path(entry), spec.line);
+                        first = Some((position, e.or_at(place)));
                     }
                     Err(_) => {}
                 }
@@ -298,8 +377,11 @@ impl RuleIndex {
         );
         let mut numbers = numbers.into_iter();
         let mut entries = Vec::with_capacity(rules.len());
+        let mut texts = Texts::default();
         for rule in rules {
-            let (globs, always_apply) = scoped_globs(rule);
+            let (path, base, globs) = texts.entry_places(rule);
+            // A nested folder's always-on rule holds by path, not at prompts.
+            let below_base = rule.base.is_some() && rule.always_apply;
             let mut ids = |terms: &[String]| {
                 numbers
                     .by_ref()
@@ -308,8 +390,8 @@ impl RuleIndex {
                     .collect::<Vec<_>>()
             };
             entries.push(Entry {
-                path: rule.path.clone(),
-                always_apply,
+                path,
+                always_apply: rule.always_apply && !below_base,
                 globs,
                 trigger: rule
                     .trigger
@@ -317,8 +399,8 @@ impl RuleIndex {
                     .map(|t| (ids(&t.any_of), ids(&t.requires))),
                 conditions: (rule.conditions != Conditions::default())
                     .then(|| Box::new(Compiled::new(&rule.conditions))),
-                base: rule.base.clone(),
-                below_base: rule.base.is_some() && rule.always_apply,
+                base,
+                below_base,
             });
         }
         let contents = ContentIndex::new(
@@ -343,6 +425,7 @@ impl RuleIndex {
             candidates,
             needs_contents: entries.iter().any(|e| e.conditions().has_file_contains()),
             entries,
+            texts,
             paths: OnceLock::new(),
             keywords,
             contents,
@@ -368,7 +451,8 @@ impl RuleIndex {
 
     /// The globs compiled, on first use.
     fn path_side(&self) -> &PathSide {
-        self.paths.get_or_init(|| PathSide::new(&self.entries))
+        self.paths
+            .get_or_init(|| PathSide::new(&self.entries, &self.texts))
     }
 
     /// Every always-on or keyword-matched rule, in name order (behaviour
@@ -482,7 +566,7 @@ impl RuleIndex {
                 .iter()
                 .chain(requires)
                 .filter(|id| found.contains(**id))
-                .map(|id| self.keywords.terms()[*id].clone())
+                .map(|id| self.keywords.term(*id).to_string())
                 .collect()
         })
     }
@@ -570,7 +654,7 @@ impl RuleIndex {
                         pattern: pattern.clone(),
                         why: why.clone(),
                     };
-                    let error = Error::at(Place::line(&entry.path, line), kind);
+                    let error = Error::at(Place::line(self.texts.path(entry), line), kind);
                     if !result.errors.contains(&error) {
                         result.errors.push(error);
                     }
@@ -636,7 +720,7 @@ impl RuleIndex {
                 });
                 if let Some(position) = glob_held {
                     result.rules[at].hits.push(GlobHit {
-                        glob: entry.shown_glob(position),
+                        glob: self.texts.shown_glob(entry, position),
                         path: path.clone(),
                         at: path_index,
                     });
@@ -671,11 +755,12 @@ impl RuleIndex {
         // malformed one, found late.
         for glob_id in uncompiled {
             let (entry, position) = side.owners[glob_id];
-            let (rule, spec) = (&self.entries[entry], &self.entries[entry].globs[position]);
+            let entry = &self.entries[entry];
+            let (spec, pattern) = self.texts.glob(entry, position);
             let error = Error::at(
-                Place::line(&rule.path, spec.line),
+                Place::line(self.texts.path(entry), spec.line),
                 ErrorKind::GlobTooComplex {
-                    start: glob::excerpt(&spec.pattern),
+                    start: glob::excerpt(pattern),
                 },
             );
             if !errors.contains(&error) {
@@ -764,8 +849,8 @@ impl RuleIndex {
             .filter(|(_, hit)| !hit)
             .map(|(&(entry, position), _)| {
                 let entry = &self.entries[entry];
-                let spec = &entry.globs[position];
-                (entry.path.as_str(), spec.line, spec.pattern.as_str())
+                let (spec, pattern) = self.texts.glob(entry, position);
+                (self.texts.path(entry), spec.line, pattern)
             })
             .collect()
     }
@@ -988,6 +1073,44 @@ mod tests {
         let hits = &index.match_paths(&["packages/web/a.css"]).rules[0].hits;
         assert_eq!(hits[0].glob, "packages/web/**/*.css");
         assert!(index.glob_reaches("packages/web/src/y.ts") && !index.glob_reaches("src/y.ts"));
+    }
+
+    #[test]
+    fn packed_entries_hold_what_scoped_globs_gives() {
+        let rules = [
+            nested(
+                "packages/web/.cursor/rules/base.mdc",
+                "packages/web",
+                "---\nalwaysApply: true\nglobs: a/*.ts, b/**\n---\n",
+            ),
+            nested(
+                "packages/web/.cursor/rules/ts.mdc",
+                "packages/web",
+                "---\nglobs: '*.ts'\n---\n",
+            ),
+            Rule::parse(
+                "top.mdc",
+                "/p/top.mdc",
+                "---\nalwaysApply: true\nglobs: [\"{x,y}\"]\n---\n",
+            ),
+        ];
+        let index = RuleIndex::build(&rules);
+        for (rule, entry) in rules.iter().zip(&index.entries) {
+            let (globs, always_apply) = scoped_globs(rule);
+            let packed: Vec<GlobSpec> = (0..entry.globs.len())
+                .map(|position| {
+                    let (glob, pattern) = index.texts.glob(entry, position);
+                    GlobSpec {
+                        pattern: pattern.to_string(),
+                        line: glob.line,
+                        from_sequence: glob.from_sequence,
+                    }
+                })
+                .collect();
+            assert_eq!((packed, entry.always_apply), (globs, always_apply));
+            assert_eq!(index.texts.path(entry), rule.path);
+            assert_eq!(index.texts.base(entry), rule.base.as_deref());
+        }
     }
 
     #[test]

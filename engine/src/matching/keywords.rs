@@ -15,6 +15,8 @@ use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
+use crate::base::packed::Packed;
+
 /// True for a term made only of `[a-z0-9]`.
 pub(crate) fn is_word_term(term: &str) -> bool {
     !term.is_empty()
@@ -27,7 +29,9 @@ pub(crate) fn is_word_term(term: &str) -> bool {
 /// edit event never scans a prompt, so it never pays for the automaton.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct KeywordMatcher {
-    terms: Vec<String>,
+    /// The terms by id, in one buffer: thousands of rules give tens of
+    /// thousands of terms, and one allocation each was a cost of its own.
+    terms: Packed,
     word: Vec<bool>,
     /// The terms' bytes in all: what building the automaton costs.
     term_bytes: usize,
@@ -150,21 +154,16 @@ impl KeywordMatcher {
     pub(crate) fn numbering<'a>(
         terms: impl IntoIterator<Item = &'a str>,
     ) -> (Self, Vec<Option<usize>>) {
-        let mut distinct: Vec<String> = Vec::new();
+        let mut distinct = Packed::default();
         let mut ids: HashMap<&'a str, usize> = HashMap::new();
         let numbers = terms
             .into_iter()
             .map(|term| {
-                (!term.is_empty()).then(|| {
-                    *ids.entry(term).or_insert_with(|| {
-                        distinct.push(term.to_string());
-                        distinct.len() - 1
-                    })
-                })
+                (!term.is_empty()).then(|| *ids.entry(term).or_insert_with(|| distinct.push(term)))
             })
             .collect();
-        let word = distinct.iter().map(|t| is_word_term(t)).collect();
-        let term_bytes = distinct.iter().map(String::len).sum();
+        let word = distinct.iter().map(is_word_term).collect();
+        let term_bytes = distinct.bytes();
         let matcher = KeywordMatcher {
             terms: distinct,
             word,
@@ -182,7 +181,7 @@ impl KeywordMatcher {
             .get_or_init(|| {
                 let mut ids = HashMap::with_capacity(self.terms.len());
                 for (id, term) in self.terms.iter().enumerate() {
-                    ids.insert(term.clone(), id);
+                    ids.insert(term.to_string(), id);
                 }
                 ids
             })
@@ -190,9 +189,9 @@ impl KeywordMatcher {
             .copied()
     }
 
-    /// The distinct terms, indexed by id.
-    pub(crate) fn terms(&self) -> &[String] {
-        &self.terms
+    /// The term numbered `id`.
+    pub(crate) fn term(&self, id: usize) -> &str {
+        self.terms.get(id)
     }
 
     /// How many distinct terms the matcher holds.
@@ -253,7 +252,7 @@ impl KeywordMatcher {
         if let Some(starts) = ByteStarts::of(bytes) {
             let found = (0..self.terms.len())
                 .filter(|&id| {
-                    let term = self.terms[id].as_bytes();
+                    let term = self.terms.get(id).as_bytes();
                     starts.of_first(term).iter().any(|&start| {
                         let start = usize::from(start);
                         bytes[start..].starts_with(term)
@@ -268,7 +267,7 @@ impl KeywordMatcher {
         // before it, so it never counts.
         let found = (0..self.terms.len())
             .filter(|&id| {
-                let term = self.terms[id].as_bytes();
+                let term = self.terms.get(id).as_bytes();
                 let mut hits = memchr::memmem::find_iter(bytes, term);
                 match self.word[id] {
                     true => hits.any(|start| word_bounded(bytes, start, start + term.len())),
@@ -282,7 +281,7 @@ impl KeywordMatcher {
     fn scan_with_automaton(&self, prompt: &str) -> Found {
         let automaton = self
             .automaton
-            .get_or_init(|| (!self.terms.is_empty()).then(|| literal_automaton(&self.terms)));
+            .get_or_init(|| (!self.terms.is_empty()).then(|| literal_automaton(self.terms.iter())));
         let Some(automaton) = automaton else {
             return Found::default();
         };
@@ -372,7 +371,7 @@ mod tests {
     fn numbering_gives_each_input_its_id() {
         let (m, ids) = KeywordMatcher::numbering(["b", "", "a", "b"]);
         assert_eq!(ids, vec![Some(0), None, Some(1), Some(0)]);
-        assert_eq!(m.terms(), ["b", "a"]);
+        assert_eq!((m.term(0), m.term(1), m.len()), ("b", "a", 2));
         assert_eq!((m.id("a"), m.id("c")), (Some(1), None));
     }
 

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
+use crate::base::packed::Packed;
 use crate::base::{paths, text};
 use crate::matching::mentions::{looks_like_a_rule, mentions_in, stem, MentionNames, Resolution};
 use crate::rules::reach;
@@ -58,8 +59,9 @@ pub(crate) struct Requests {
     by_path: HashMap<String, usize>,
     /// Built at the first prompt holding an `@`: most events never need it.
     names: OnceLock<MentionNames>,
-    /// Every rule's name, in name order.
-    all: Vec<String>,
+    /// Every rule's name, in name order, in one buffer: one allocation,
+    /// not one per rule.
+    all: Packed,
     /// The project root reads are relative to; none, no read names a rule.
     root: Option<String>,
 }
@@ -86,7 +88,7 @@ impl Requests {
             listed,
             by_path,
             names: OnceLock::new(),
-            all: rules.iter().map(|r| r.name.clone()).collect(),
+            all: rules.iter().map(|r| r.name.as_str()).collect(),
             root: None,
         }
     }
@@ -104,7 +106,7 @@ impl Requests {
 
     /// The name of the rule at `place` in name order.
     pub(crate) fn name(&self, place: usize) -> &str {
-        &self.all[place]
+        self.all.get(place)
     }
 
     /// The requestable rules, in name order.
@@ -136,7 +138,7 @@ impl Requests {
     /// Every rule's names for mentions, built on first use.
     fn names(&self) -> &MentionNames {
         self.names
-            .get_or_init(|| MentionNames::new(self.all.iter().map(String::as_str)))
+            .get_or_init(|| MentionNames::new(self.all.iter()))
     }
 
     /// What a mention (without its `@`) names.
@@ -148,7 +150,7 @@ impl Requests {
     /// its `@`: the stem's shortest tail that names no other rule, else the
     /// whole name.
     pub(crate) fn shortest_mention(&self, place: usize) -> String {
-        let name = &self.all[place];
+        let name = self.all.get(place);
         let whole = stem(name);
         let mut tails: Vec<&str> = whole
             .match_indices('/')
@@ -199,7 +201,10 @@ impl Requests {
                 },
                 Resolution::Ambiguous(places) => hints.push(MentionHint {
                     mention: written,
-                    candidates: places.iter().map(|&p| self.all[p].clone()).collect(),
+                    candidates: places
+                        .iter()
+                        .map(|&p| self.all.get(p).to_string())
+                        .collect(),
                     nearest: None,
                 }),
                 Resolution::Unknown => {
