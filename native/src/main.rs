@@ -9,12 +9,10 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-/// musl's allocator is slow for the many small allocations of parsing and
-/// matching; the glibc builds keep the system's.
-#[cfg(target_env = "musl")]
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: arena::Allocator = arena::Allocator;
 
+mod arena;
 mod codex;
 mod commands;
 mod diagnostics;

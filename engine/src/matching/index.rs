@@ -25,7 +25,6 @@ use crate::matching::glob;
 use crate::matching::glob_index::GlobIndex;
 use crate::matching::keywords::{Found, KeywordMatcher};
 use crate::matching::requests::Requests;
-use crate::rules::conditions::Conditions;
 use crate::rules::rule::{GlobSpec, Rule};
 
 #[derive(Debug, Clone)]
@@ -397,8 +396,10 @@ impl RuleIndex {
                     .trigger
                     .as_ref()
                     .map(|t| (ids(&t.any_of), ids(&t.requires))),
-                conditions: (rule.conditions != Conditions::default())
-                    .then(|| Box::new(Compiled::new(&rule.conditions))),
+                conditions: rule
+                    .conditions
+                    .declared()
+                    .map(|declared| Box::new(Compiled::new(declared))),
                 base,
                 below_base,
             });

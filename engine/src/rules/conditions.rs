@@ -157,23 +157,51 @@ impl Conditions {
     }
 }
 
-/// A rule's conditions as a kept project holds them: most rules declare
-/// none, and those are kept as nothing instead of ten empty values.
-pub(crate) mod kept {
-    use super::Conditions;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+/// A rule's conditions as a rule holds them: most rules declare none, and
+/// those hold nothing instead of ten empty values (a pointer beside
+/// about 280 bytes, in every rule of a 10,000-rule project). Reads as
+/// [`Conditions`]; kept in the cache as an optional value, so a rule
+/// declaring none costs one byte there too.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RuleConditions(Option<Box<Conditions>>);
 
-    pub(crate) fn serialize<S: Serializer>(
-        conditions: &Conditions,
-        to: S,
-    ) -> Result<S::Ok, S::Error> {
-        (*conditions != Conditions::default())
-            .then_some(conditions)
-            .serialize(to)
+/// What a rule declaring no condition reads as.
+static NO_CONDITIONS: Conditions = Conditions::NONE;
+
+impl From<Conditions> for RuleConditions {
+    fn from(conditions: Conditions) -> RuleConditions {
+        RuleConditions((conditions != Conditions::NONE).then(|| Box::new(conditions)))
     }
+}
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Conditions, D::Error> {
-        Option::<Conditions>::deserialize(from).map(Option::unwrap_or_default)
+impl RuleConditions {
+    /// The conditions, `None` when the rule declares none.
+    pub(crate) fn declared(&self) -> Option<&Conditions> {
+        self.0.as_deref()
+    }
+}
+
+impl std::ops::Deref for RuleConditions {
+    type Target = Conditions;
+
+    fn deref(&self) -> &Conditions {
+        self.0.as_deref().unwrap_or(&NO_CONDITIONS)
+    }
+}
+
+impl serde::Serialize for RuleConditions {
+    fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(to)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RuleConditions {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<RuleConditions, D::Error> {
+        // Through `From`: a kept empty set still holds nothing.
+        Ok(match Option::<Conditions>::deserialize(from)? {
+            Some(conditions) => conditions.into(),
+            None => RuleConditions(None),
+        })
     }
 }
 

@@ -5,7 +5,7 @@ use crate::base::error::{Error, ErrorKind, Place, Result};
 use crate::base::paths;
 use crate::base::text;
 use crate::config::formats::{self, Format};
-use crate::rules::conditions::{unquote, Conditions};
+use crate::rules::conditions::{unquote, Conditions, RuleConditions};
 use crate::rules::triggers;
 use crate::syntax::frontmatter::{self, Document, FieldValue, Frontmatter};
 
@@ -47,8 +47,7 @@ pub struct Rule {
     /// terms (`promptAnyOf` or `keywords`).
     pub trigger: Option<PromptTrigger>,
     /// The conditions beyond globs, keywords and alwaysApply.
-    #[serde(with = "crate::rules::conditions::kept")]
-    pub conditions: Conditions,
+    pub conditions: RuleConditions,
     /// The dialect the file is written in.
     pub format: Format,
     /// Reached only when a person names it (`@name`): Cline's
@@ -172,7 +171,7 @@ impl Rule {
             globs,
             always_apply,
             trigger,
-            conditions,
+            conditions: conditions.into(),
             format,
             mention_only,
             base: None,
@@ -236,7 +235,13 @@ mod tests {
             assert_eq!(back.frontmatter(), rule.frontmatter(), "{text}");
             assert_eq!(back.conditions, rule.conditions, "{text}");
         }
-        assert!(rule("# none").conditions == Conditions::default());
+        // A rule declaring none holds nothing, not an empty set.
+        assert_eq!(rule("# none").conditions, RuleConditions::default());
+        assert_eq!(*rule("# none").conditions, Conditions::default());
+        assert_ne!(
+            rule("---\nos: linux\n---\n").conditions,
+            RuleConditions::default()
+        );
     }
 
     #[test]
