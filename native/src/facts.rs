@@ -70,17 +70,22 @@ pub(crate) fn git_branch(root: &str) -> Option<String> {
 
 /// The facts this machine can tell about a session in `project`, with the
 /// model, agent and tools the host reported. Git runs only when a rule has
-/// a `branch` condition: it costs more than the rest of a prompt event.
+/// a `branch` condition (it costs more than the rest of a prompt event),
+/// and the project's marker files are looked for only when one has a
+/// `project` condition, as in the Claude Code mod.
 pub(crate) fn host_facts(
     project: &Project,
     model: Option<String>,
     agent: Option<String>,
     tools: Option<Vec<String>>,
 ) -> Facts {
-    let wants_branch = wanted_facts(&project.rules.rules).contains(&"branch");
+    let wanted = wanted_facts(&project.rules.rules);
+    let wants_branch = wanted.contains(&"branch");
     Facts {
         command: None,
-        project: Some(project_tags(&StdFs, &project.root)),
+        project: wanted
+            .contains(&"project")
+            .then(|| project_tags(&StdFs, &project.root)),
         os: machine_os(),
         ci: Some(ci_from_env(|name| std::env::var(name).ok())),
         branch: wants_branch.then(|| git_branch(&project.root)).flatten(),

@@ -325,6 +325,10 @@ fn stamp_of(stat: &rustix::fs::Stat) -> Stamp {
 #[derive(Default)]
 struct Recorder {
     observations: RefCell<Vec<Observation>>,
+    /// Each path resolved so far and what it resolved to: a load resolves
+    /// the root and its rules directories several times, and one look
+    /// again at each is enough.
+    resolved: RefCell<std::collections::HashMap<String, Option<String>>>,
 }
 
 impl Recorder {
@@ -381,7 +385,12 @@ impl FileSource for Recorder {
 
     fn real_path(&self, path: &str) -> io::Result<String> {
         let real = StdFs.real_path(path);
-        self.note(path, Seen::Resolved(real.as_ref().ok().cloned()));
+        let answer = real.as_ref().ok().cloned();
+        let mut resolved = self.resolved.borrow_mut();
+        if resolved.get(path) != Some(&answer) {
+            resolved.insert(path.to_string(), answer.clone());
+            self.note(path, Seen::Resolved(answer));
+        }
         real
     }
 }
