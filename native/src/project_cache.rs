@@ -76,14 +76,16 @@ const CAP: u64 = 256 * 1024 * 1024;
 const ABANDONED: Duration = Duration::from_secs(60);
 
 /// The cache's first part after [`MAGIC`]: what says whether it holds,
-/// read and checked before the rules are decoded at all.
+/// read and checked before the rules are decoded at all. Written from the
+/// load's own strings, read back borrowing them from the cache's bytes
+/// (one allocation for 10,000 paths instead of one each).
 #[derive(Serialize, Deserialize)]
-struct Head {
-    version: String,
-    root: String,
+struct Head<S> {
+    version: S,
+    root: S,
     /// When the load began, by the file system's clock.
     began: FileTime,
-    observations: Vec<Observation>,
+    observations: Vec<Observation<S>>,
 }
 
 /// The second part: the project as loaded.
@@ -184,12 +186,12 @@ fn cached(dir: &Path, root: &str) -> Option<Project> {
     if *sum != checksum(payload) {
         return None;
     }
-    let (head, rest): (Head, &[u8]) = postcard::take_from_bytes(payload).ok()?;
+    let (head, rest): (Head<&str>, &[u8]) = postcard::take_from_bytes(payload).ok()?;
     if head.version != VERSION || head.root != root {
         return None;
     }
     let mut looker = Looker::default();
-    let mut look_again = |observation: &Observation| looker.again(observation);
+    let mut look_again = |observation: &Observation<&str>| looker.again(observation);
     if freshness::stale(&head.observations, head.began, &mut look_again).is_some() {
         return None;
     }
@@ -233,10 +235,10 @@ struct Looker {
 
 impl Looker {
     /// What the same look as `observation`'s says now.
-    fn again(&mut self, observation: &Observation) -> Seen {
+    fn again(&mut self, observation: &Observation<&str>) -> Seen {
         match observation.seen {
-            Seen::Resolved(_) => resolved(&observation.path),
-            _ => self.stamped(Path::new(&observation.path)),
+            Seen::Resolved(_) => resolved(observation.path),
+            _ => self.stamped(Path::new(observation.path)),
         }
     }
 

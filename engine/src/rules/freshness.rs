@@ -49,11 +49,13 @@ pub enum Seen {
     Resolved(Option<String>),
 }
 
-/// One path the load asked about, and what it was told.
+/// One path the load asked about, and what it was told. The path is owned
+/// where the load notes it and may be borrowed where a host reads its
+/// kept observations back (both encode the same).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Observation {
+pub struct Observation<P = String> {
     /// The path as the load asked it.
-    pub path: String,
+    pub path: P,
     /// What it was told.
     pub seen: Seen,
 }
@@ -78,19 +80,19 @@ pub enum Stale {
 /// never trusted: the file may have changed again within the same tick,
 /// after it was read, leaving the stamp as it was. Such a path makes the
 /// host load again (and its next keep, begun later, trusts it).
-pub fn stale(
-    observations: &[Observation],
+pub fn stale<P: AsRef<str>>(
+    observations: &[Observation<P>],
     began: FileTime,
-    now: &mut dyn FnMut(&Observation) -> Seen,
+    now: &mut dyn FnMut(&Observation<P>) -> Seen,
 ) -> Option<Stale> {
     for observation in observations {
         if let Seen::Stamped(stamp) = &observation.seen {
             if stamp.modified >= began || stamp.changed >= began {
-                return Some(Stale::Racy(observation.path.clone()));
+                return Some(Stale::Racy(observation.path.as_ref().to_string()));
             }
         }
         if now(observation) != observation.seen {
-            return Some(Stale::Changed(observation.path.clone()));
+            return Some(Stale::Changed(observation.path.as_ref().to_string()));
         }
     }
     None
