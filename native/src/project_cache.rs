@@ -199,8 +199,8 @@ fn cached(dir: &Path, root: &str) -> Option<Project> {
     // What is decoded and built from here on lives until the process ends.
     arena::on(ARENA_PER_BYTE * rest.len());
     let body = postcard::from_bytes::<Body>(rest).ok();
-    // The file's bytes are not needed past here: freed before the index
-    // is built, they are not part of the peak.
+    // The file's bytes are not needed past here: unmapped before the
+    // index is built, they are not part of the peak.
     drop(bytes);
     let project = body.map(|body| {
         let rules = rule_fairy_engine::RuleSet {
