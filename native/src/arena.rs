@@ -47,8 +47,8 @@ static LIMIT: AtomicUsize = AtomicUsize::new(0);
 const SMALL: usize = 16 * 1024;
 
 /// Switches the arena on with room for `bytes`, for the rest of the process
-/// or until [`off`]. Made once: a second call, or a block the system
-/// cannot give, leaves the allocator as it is.
+/// or until [`off`]. Made once: a second call, or a block the base
+/// allocator cannot give, leaves the allocator as it is.
 pub(crate) fn on(bytes: usize) {
     if START.load(Relaxed) != 0 {
         return;

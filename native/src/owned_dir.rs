@@ -87,9 +87,9 @@ fn open_for_reading(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
-/// Reads a file Rule Fairy keeps, at most `cap` bytes: a larger file is an
-/// error saying so, without reading it.
-pub(crate) fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+/// Opens a file Rule Fairy keeps for reading, with its size: a file over
+/// `cap` bytes is an error saying so.
+fn open_capped(path: &Path, cap: u64) -> io::Result<(File, u64)> {
     let file = open_for_reading(path)?;
     let size = file.metadata()?.len();
     if size > cap {
@@ -97,6 +97,13 @@ pub(crate) fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
             "it is too large ({size} bytes; at most {cap} are read)"
         )));
     }
+    Ok((file, size))
+}
+
+/// Reads a file Rule Fairy keeps, at most `cap` bytes: a larger file is an
+/// error saying so, without reading it.
+pub(crate) fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+    let (file, _) = open_capped(path, cap)?;
     let mut bytes = Vec::new();
     file.take(cap + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
@@ -138,13 +145,7 @@ impl Drop for Mapped {
 /// reads one; an empty file is an error (nothing to map).
 pub(crate) fn map_capped(path: &Path, cap: u64) -> io::Result<Mapped> {
     use rustix::mm::{MapFlags, ProtFlags};
-    let file = open_for_reading(path)?;
-    let size = file.metadata()?.len();
-    if size > cap {
-        return Err(io::Error::other(format!(
-            "it is too large ({size} bytes; at most {cap} are read)"
-        )));
-    }
+    let (file, size) = open_capped(path, cap)?;
     if size == 0 {
         return Err(io::Error::other("it is empty"));
     }
