@@ -13,7 +13,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use rule_fairy_engine::codex::SessionState;
 
-use super::atomic::write_atomic;
+use super::atomic::{write_atomic, write_swapping, SPARE};
 use super::lock::SessionLock;
 use super::session_id::SessionId;
 use crate::owned_dir;
@@ -128,11 +128,13 @@ impl StateDir {
 
     pub(super) fn save(&self, session: &SessionId, state: &SessionState) -> io::Result<()> {
         let json = serde_json::to_vec(state).expect("session states serialise");
-        write_atomic(&self.session_file(session), &json)
+        // Under the session's lock: the one writer its spare needs.
+        write_swapping(&self.session_file(session), &json)
     }
 
-    /// Removes the session files (`<session id>.json`) and the temporary
-    /// files of atomic writes (`<name>.<pid>-<nanos>-<n>.tmp`) not modified
+    /// Removes the session files (`<session id>.json`), their spares
+    /// (`<session id>.json.spare`) and the temporary files of atomic
+    /// writes (`<name>.<pid>-<nanos>-<n>.tmp`) not modified
     /// for [`STATE_TTL`], in this directory only: never below it, never a
     /// link's target, never a file of another name. Lock files and
     /// `plugin-root` stay. Errors are ignored: another hook may be removing
@@ -189,6 +191,9 @@ impl StateDir {
 fn is_ours(name: &str) -> bool {
     if let Some(session) = name.strip_suffix(".json") {
         return SessionId::parse(session).is_ok();
+    }
+    if let Some(session_file) = name.strip_suffix(SPARE) {
+        return is_session_file(session_file);
     }
     let Some((target, unique)) = name
         .strip_suffix(".tmp")
@@ -275,6 +280,8 @@ mod tests {
         };
         let old = file("old.json");
         let tmp = file("old.json.123-4-5.tmp");
+        let spare = file("old.json.spare");
+        let fresh_spare = file("fresh.json.spare");
         let root_tmp = file("plugin-root.123-4-5.tmp");
         let fresh = file("fresh.json");
         let lock = file("locks/old.lock");
@@ -282,6 +289,7 @@ mod tests {
         // Not the hooks' files: below the directory, or of other names.
         let nested = file("nested/old.json");
         let foreign = file("notes.txt.json.tmp");
+        let foreign_spare = file("notes.txt.spare");
         let odd = file("a b.json");
         let far = outside.path().join("old.json");
         fs::write(&far, "{}").unwrap();
@@ -289,16 +297,37 @@ mod tests {
         std::os::unix::fs::symlink(&far, dir.path().join("linked.json")).unwrap();
         let hours = Duration::from_secs(5 * 60 * 60);
         for path in [
-            &old, &nested, &tmp, &root_tmp, &lock, &root, &far, &foreign, &odd,
+            &old,
+            &nested,
+            &tmp,
+            &spare,
+            &root_tmp,
+            &lock,
+            &root,
+            &far,
+            &foreign,
+            &foreign_spare,
+            &odd,
         ] {
             age(path, hours);
         }
         age(&fresh, STATE_TTL - Duration::from_secs(60));
+        age(&fresh_spare, STATE_TTL - Duration::from_secs(60));
         dir.clean_up(SystemTime::now());
-        for gone in [&old, &tmp, &root_tmp] {
+        for gone in [&old, &tmp, &spare, &root_tmp] {
             assert!(!gone.exists(), "{}", gone.display());
         }
-        for kept in [&fresh, &lock, &root, &far, &nested, &foreign, &odd] {
+        for kept in [
+            &fresh,
+            &fresh_spare,
+            &lock,
+            &root,
+            &far,
+            &nested,
+            &foreign,
+            &foreign_spare,
+            &odd,
+        ] {
             assert!(kept.exists(), "{}", kept.display());
         }
         assert!(dir.path().join("linked.json").symlink_metadata().is_ok());
