@@ -368,11 +368,10 @@ impl RuleIndex {
     /// reaches them.
     pub fn build(rules: &[Rule]) -> RuleIndex {
         // Every rule's terms numbered in one pass: any-of, then required.
+        let triggers = || rules.iter().filter_map(|r| r.trigger.as_ref());
         let (keywords, numbers) = KeywordMatcher::numbering(
-            rules
-                .iter()
-                .filter_map(|r| r.trigger.as_ref())
-                .flat_map(|t| t.any_of.iter().chain(&t.requires).map(String::as_str)),
+            triggers().flat_map(|t| t.any_of.iter().chain(&t.requires).map(String::as_str)),
+            triggers().map(|t| t.any_of.len() + t.requires.len()).sum(),
         );
         let mut numbers = numbers.into_iter();
         let mut entries = Vec::with_capacity(rules.len());
