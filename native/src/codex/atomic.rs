@@ -75,14 +75,18 @@ fn swap_in(path: &Path, spare: &Path, bytes: &[u8]) -> io::Result<()> {
     file.write_all_at(bytes, 0)?;
     file.set_len(bytes.len() as u64)?;
     drop(file);
-    let cwd = rustix::fs::CWD;
-    match rustix::fs::renameat_with(cwd, spare, cwd, path, rustix::fs::RenameFlags::EXCHANGE) {
-        Ok(()) => Ok(()),
-        // Nothing to exchange with: the first save.
-        Err(rustix::io::Errno::NOENT) if std::fs::symlink_metadata(path).is_err() => {
-            std::fs::rename(spare, path)
+    match std::fs::symlink_metadata(path) {
+        // Only a file is exchanged: a link or a directory in its place
+        // stays where it is, for the plain replace to meet as before.
+        Ok(meta) if meta.is_file() => {
+            let cwd = rustix::fs::CWD;
+            let exchange = rustix::fs::RenameFlags::EXCHANGE;
+            Ok(rustix::fs::renameat_with(cwd, spare, cwd, path, exchange)?)
         }
-        Err(e) => Err(e.into()),
+        Ok(_) => Err(io::Error::other("not a file to exchange with")),
+        // Nothing to exchange with: the first save.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::rename(spare, path),
+        Err(e) => Err(e),
     }
 }
 
@@ -220,6 +224,16 @@ mod tests {
         .unwrap();
         write_swapping(&path, b"three").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"three");
+        assert_eq!(names(dir.path()), ["s.json"]);
+    }
+
+    #[test]
+    fn a_directory_in_the_file_s_place_is_not_moved() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        std::fs::create_dir_all(path.join("inside")).unwrap();
+        assert!(write_swapping(&path, b"x").is_err());
+        assert!(path.join("inside").is_dir());
         assert_eq!(names(dir.path()), ["s.json"]);
     }
 }
