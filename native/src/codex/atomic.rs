@@ -117,34 +117,7 @@ fn open_spare(spare: &Path) -> io::Result<File> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn replacing_twice_keeps_the_last_content_and_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.json");
-        write_atomic(&path, b"one").unwrap();
-        write_atomic(&path, b"two").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        let names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, vec!["s.json"]);
-    }
-
-    #[test]
-    fn a_failed_write_leaves_no_temporary_file() {
-        let dir = tempfile::tempdir().unwrap();
-        // Renaming a file over a non-empty directory fails.
-        let target = dir.path().join("taken");
-        std::fs::create_dir_all(target.join("inside")).unwrap();
-        assert!(write_atomic(&target, b"x").is_err());
-        let names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, vec!["taken"]);
-    }
-
+    /// The names in `dir`, sorted.
     fn names(dir: &Path) -> Vec<String> {
         let mut names: Vec<_> = std::fs::read_dir(dir)
             .unwrap()
@@ -152,6 +125,32 @@ mod tests {
             .collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn replacing_twice_keeps_the_last_content_and_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        assert_eq!(names(dir.path()), ["s.json"]);
+    }
+
+    /// A directory in the file's place fails either write, stays where it
+    /// is, and leaves no temporary file or spare beside it.
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file() {
+        type Write = fn(&Path, &[u8]) -> io::Result<()>;
+        for write in [write_atomic as Write, write_swapping] {
+            let dir = tempfile::tempdir().unwrap();
+            // Renaming a file over a non-empty directory fails.
+            let target = dir.path().join("taken");
+            std::fs::create_dir_all(target.join("inside")).unwrap();
+            assert!(write(&target, b"x").is_err());
+            assert!(target.join("inside").is_dir());
+            assert_eq!(names(dir.path()), ["taken"]);
+        }
     }
 
     #[test]
@@ -224,16 +223,6 @@ mod tests {
         .unwrap();
         write_swapping(&path, b"three").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"three");
-        assert_eq!(names(dir.path()), ["s.json"]);
-    }
-
-    #[test]
-    fn a_directory_in_the_file_s_place_is_not_moved() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.json");
-        std::fs::create_dir_all(path.join("inside")).unwrap();
-        assert!(write_swapping(&path, b"x").is_err());
-        assert!(path.join("inside").is_dir());
         assert_eq!(names(dir.path()), ["s.json"]);
     }
 }
