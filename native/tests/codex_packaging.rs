@@ -248,6 +248,15 @@ fn the_launcher_runs_the_binary_and_never_exits_2() {
     );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
+    // Codex may write the input after such a binary has already exited:
+    // the launcher reads it, so the write does not fail (a broken pipe).
+    let mut child = launch(&project, &plugin.path("hooks/run"))
+        .args(["codex", "no-such-hook"])
+        .envs(&[("RULE_FAIRY_BIN", BIN)])
+        .spawn();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    feed(&mut child, input.as_bytes());
+    assert_eq!(child.wait().unwrap().code(), Some(1));
 }
 
 #[test]
