@@ -1,6 +1,7 @@
 //! The compiled project cache, `<project>/.rule-fairy/cache/project.bin`
-//! (behaviour §5.1, "Rule changes"): the configuration, the rules source
-//! and the rules read (with the findings of files that could not be), kept
+//! (behaviour §5.1, "Rule changes"): the configuration, the rules source,
+//! the rules read (with the findings of files that could not be) and the
+//! index built over them, kept
 //! between hook runs so a run whose rules did not change reads one file
 //! and looks once at each path the load used, instead of listing, opening
 //! and parsing them all.
@@ -31,6 +32,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use rule_fairy_engine::freshness::{self, FileTime, Observation, Seen, Stamp};
+use rule_fairy_engine::RuleIndex;
 use rule_fairy_engine::{Code, Config, FileSource, Finding, Kind, Metadata, Place, Project, Rule};
 use rule_fairy_engine::{Severity, Span};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
@@ -49,9 +51,9 @@ const TEMPORARY: &str = "project.bin.tmp";
 /// Its number goes up when the kept layout changes (the configuration's
 /// values and the rules' sequence items gained their places in 2; in 4 a
 /// rule keeps its frontmatter block as text and no empty conditions, and
-/// a checksum follows the magic), so a build of the same version never
-/// misreads another's cache.
-const MAGIC: &[u8; 8] = b"RFCACHE4";
+/// a checksum follows the magic; 5 keeps the built index after the
+/// rules), so a build of the same version never misreads another's cache.
+const MAGIC: &[u8; 8] = b"RFCACHE5";
 
 /// A sum of everything after it, so a cache edited by hand (or damaged
 /// on disk) is passed over even where its bytes still decode: a rule's
@@ -88,13 +90,14 @@ struct Head<S> {
     observations: Vec<Observation<S>>,
 }
 
-/// The second part: the project as loaded.
+/// The second part: the project as loaded, and its index as built.
 #[derive(Deserialize)]
 struct Body {
     config: Config,
     source: rule_fairy_engine::RulesSource,
     rules: Vec<Rule>,
     findings: Vec<CachedFinding>,
+    index: RuleIndex,
 }
 
 /// [`Body`] as written, borrowing the loaded project instead of copying
@@ -106,6 +109,7 @@ struct BodyWritten<'a> {
     source: &'a rule_fairy_engine::RulesSource,
     rules: &'a [Rule],
     findings: Vec<CachedFinding>,
+    index: &'a RuleIndex,
 }
 
 /// A finding as kept (the engine's `Finding` serializes flat, for JSON).
@@ -199,10 +203,10 @@ fn cached(dir: &Path, root: &str) -> Option<Project> {
     // What is decoded and built from here on lives until the process ends.
     arena::on(ARENA_PER_BYTE * rest.len());
     let body = postcard::from_bytes::<Body>(rest).ok();
-    // The file's bytes are not needed past here: unmapped before the
-    // index is built, they are not part of the peak.
+    // The file's bytes are not needed past here: the index was decoded
+    // with the rules, not built again.
     drop(bytes);
-    let project = body.map(|body| {
+    let project = body.and_then(|body| {
         let rules = rule_fairy_engine::RuleSet {
             rules: body.rules,
             findings: body
@@ -211,7 +215,7 @@ fn cached(dir: &Path, root: &str) -> Option<Project> {
                 .map(CachedFinding::finding)
                 .collect(),
         };
-        Project::from_rules(root, body.config, body.source, rules)
+        Project::with_index(root, body.config, body.source, rules, body.index)
     });
     arena::off();
     project
@@ -481,6 +485,7 @@ impl Writer {
                 .iter()
                 .map(CachedFinding::of)
                 .collect(),
+            index: &project.index,
         };
         let (Ok(head), Ok(body)) = (postcard::to_stdvec(&head), postcard::to_stdvec(&body)) else {
             return;

@@ -4,8 +4,13 @@
 
 use std::ops::Range;
 
-/// Strings packed end to end, each read back by its place.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+use serde::{Deserialize, Serialize};
+
+/// Strings packed end to end, each read back by its place. Kept in the
+/// native project cache; read back only when its ends hold together, so a
+/// damaged one is an error there, never a panic at a later `get`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Unchecked")]
 pub(crate) struct Packed {
     text: String,
     /// Where each string ends in `text`; the next one starts there.
@@ -51,6 +56,28 @@ impl Packed {
     }
 }
 
+/// [`Packed`] as decoded, before its ends are checked.
+#[derive(Deserialize)]
+struct Unchecked {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl TryFrom<Unchecked> for Packed {
+    type Error = &'static str;
+
+    fn try_from(Unchecked { text, ends }: Unchecked) -> Result<Packed, Self::Error> {
+        let mut start = 0;
+        for &end in &ends {
+            if end < start || !text.is_char_boundary(end) {
+                return Err("packed strings whose ends do not hold together");
+            }
+            start = end;
+        }
+        Ok(Packed { text, ends })
+    }
+}
+
 impl<'a> FromIterator<&'a str> for Packed {
     fn from_iter<I: IntoIterator<Item = &'a str>>(strings: I) -> Packed {
         let mut packed = Packed::default();
@@ -75,6 +102,20 @@ mod tests {
             ("ünï", 4, 10)
         );
         assert!(!packed.is_empty() && Packed::default().is_empty());
+    }
+
+    #[test]
+    fn it_is_read_back_only_when_its_ends_hold_together() {
+        let packed: Packed = ["a", "ünï"].into_iter().collect();
+        let kept = serde_json::to_string(&packed).unwrap();
+        assert_eq!(serde_json::from_str::<Packed>(&kept).unwrap(), packed);
+        for bad in [
+            r#"{"text":"ab","ends":[1,3]}"#,
+            r#"{"text":"ab","ends":[2,1]}"#,
+            r#"{"text":"ü","ends":[1]}"#,
+        ] {
+            assert!(serde_json::from_str::<Packed>(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -89,10 +89,26 @@ enum BranchPattern {
 /// A rule's conditions compiled for matching: branch globs built once per
 /// rule set (`fileContains` patterns are compiled together, for every rule,
 /// in [`crate::matching::content_index::ContentIndex`]).
-#[derive(Debug, Clone, Default)]
+///
+/// Kept in the native project cache as its conditions, and compiled again
+/// when read back.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(from = "Conditions", into = "Conditions")]
 pub struct Compiled {
     pub conditions: Conditions,
     branch: Vec<BranchPattern>,
+}
+
+impl From<Conditions> for Compiled {
+    fn from(conditions: Conditions) -> Compiled {
+        Compiled::new(&conditions)
+    }
+}
+
+impl From<Compiled> for Conditions {
+    fn from(compiled: Compiled) -> Conditions {
+        compiled.conditions
+    }
 }
 
 impl Compiled {

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::base::error::{Error, ErrorKind, Place};
 use crate::base::packed::Packed;
@@ -27,7 +27,7 @@ use crate::matching::keywords::{Found, KeywordMatcher};
 use crate::matching::requests::Requests;
 use crate::rules::rule::{GlobSpec, Rule};
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Entry {
     // The rule's name is not copied here: [`Requests`] keeps every name,
     // by the same place, and one copy fewer per rule is one allocation
@@ -72,14 +72,14 @@ impl Entry {
 /// Every entry's file, base and glob patterns in one buffer, and its
 /// globs' lines in one list: two allocations for the index, not three or
 /// four for each rule.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Texts {
     strings: Packed,
     globs: Vec<PackedGlob>,
 }
 
 /// A [`GlobSpec`] whose pattern lies in [`Texts::strings`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 struct PackedGlob {
     pattern: usize,
     line: usize,
@@ -362,6 +362,73 @@ impl PathSide {
     }
 }
 
+/// What the native project cache keeps of an index (behaviour §5.1,
+/// "Rule changes"): what the build computes from the rules. The rest is
+/// derived from it ([`RuleIndex::of`]) or compiled on first use.
+#[derive(Deserialize)]
+struct Kept {
+    entries: Vec<Entry>,
+    texts: Texts,
+    keywords: KeywordMatcher,
+    requests: Requests,
+}
+
+/// [`Kept`] as written, borrowing the index; the fields in the same order.
+#[derive(Serialize)]
+struct KeptRef<'a> {
+    entries: &'a [Entry],
+    texts: &'a Texts,
+    keywords: &'a KeywordMatcher,
+    requests: &'a Requests,
+}
+
+impl Kept {
+    /// Whether every place the entries hold is in what they point into: a
+    /// kept index is read back only then, so a damaged one is refused
+    /// instead of panicking at an event.
+    fn holds_together(&self) -> bool {
+        let strings = self.texts.strings.len();
+        let globs = self.texts.globs.len();
+        let terms = self.keywords.len();
+        let entry_holds = |e: &Entry| {
+            e.path < strings
+                && e.base.is_none_or(|base| base < strings)
+                && e.globs.start <= e.globs.end
+                && e.globs.end <= globs
+                && e.trigger.as_ref().is_none_or(|(any_of, requires)| {
+                    any_of.iter().chain(requires).all(|&id| id < terms)
+                })
+        };
+        self.requests.len() == self.entries.len()
+            && self.texts.globs.iter().all(|g| g.pattern < strings)
+            && self.entries.iter().all(entry_holds)
+    }
+}
+
+impl Serialize for RuleIndex {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        KeptRef {
+            entries: &self.entries,
+            texts: &self.texts,
+            keywords: &self.keywords,
+            requests: &self.requests,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for RuleIndex {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let kept = Kept::deserialize(deserializer)?;
+        if !kept.holds_together() {
+            return Err(serde::de::Error::custom(
+                "a kept index whose places do not hold together",
+            ));
+        }
+        Ok(RuleIndex::of(kept))
+    }
+}
+
 impl RuleIndex {
     /// Builds the index over rules in name order. Invalid globs and
     /// patterns do not stop the build; they are reported when an event
@@ -403,11 +470,28 @@ impl RuleIndex {
                 below_base,
             });
         }
+        RuleIndex::of(Kept {
+            entries,
+            texts,
+            keywords,
+            requests: Requests::new(rules),
+        })
+    }
+
+    /// The index of its kept parts: what is derived from the entries is
+    /// made here, what is compiled on first use is left for then.
+    fn of(kept: Kept) -> RuleIndex {
+        let Kept {
+            entries,
+            texts,
+            keywords,
+            requests,
+        } = kept;
         let contents = ContentIndex::new(
-            rules
+            entries
                 .iter()
                 .enumerate()
-                .map(|(i, r)| (i, r.conditions.file_contains.values.as_slice())),
+                .map(|(i, e)| (i, e.conditions().conditions.file_contains.values.as_slice())),
         );
         let below_base = (0..entries.len())
             .filter(|&at| entries[at].below_base)
@@ -429,7 +513,7 @@ impl RuleIndex {
             paths: OnceLock::new(),
             keywords,
             contents,
-            requests: Requests::new(rules),
+            requests,
         }
     }
 
@@ -1180,6 +1264,49 @@ mod tests {
         assert!(index.read_may_reach_below_base("packages/web/src/a.ts"));
         assert!(!index.read_may_reach_below_base("src/a.ts"));
         assert!(!RuleIndex::build(&[]).read_may_reach_below_base("packages/web/a"));
+    }
+
+    #[test]
+    fn a_kept_index_reads_back_as_built_and_a_damaged_one_is_refused() {
+        let mut kept = rules(&[
+            ("base.mdc", "---\nalwaysApply: true\n---\n# Base"),
+            ("ask.mdc", "---\ndescription: When asked\n---\n# Ask"),
+            (
+                "cond.mdc",
+                "---\nglobs: src/**\npromptAnyOf: deploy, ship it\nbranch: release/*\nfileContains: TODO\n---\n",
+            ),
+        ]);
+        let mut nested = Rule::parse("web/x.mdc", "/p/web/x.mdc", "---\nalwaysApply: true\n---\n");
+        nested.base = Some("web".to_string());
+        kept.push(nested);
+        let built = RuleIndex::build(&kept).at_root("/p");
+        let text = serde_json::to_string(&built).unwrap();
+        let read: RuleIndex = serde_json::from_str(&text).unwrap();
+        let read = read.at_root("/p");
+        // Everything, the compiled conditions and `fileContains` set too.
+        assert_eq!(format!("{read:?}"), format!("{built:?}"));
+        let facts = Facts {
+            branch: Some("release/1".to_string()),
+            ..Facts::default()
+        };
+        assert_eq!(
+            read.match_prompt_with("please ship it", &facts),
+            built.match_prompt_with("please ship it", &facts)
+        );
+        assert_eq!(
+            read.match_paths(&["src/a.ts", "web/b.ts"]),
+            built.match_paths(&["src/a.ts", "web/b.ts"])
+        );
+        // A place past what it points into: refused, not a later panic.
+        let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        value["entries"][0]["path"] = 99.into();
+        assert!(serde_json::from_value::<RuleIndex>(value).is_err());
+        let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        value["entries"][2]["trigger"][0][0] = 99.into();
+        assert!(serde_json::from_value::<RuleIndex>(value).is_err());
+        let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        value["keywords"][1] = serde_json::json!([true]);
+        assert!(serde_json::from_value::<RuleIndex>(value).is_err());
     }
 
     #[test]

@@ -14,6 +14,7 @@ use foldhash::{HashMap, HashMapExt};
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::base::packed::Packed;
 
@@ -43,6 +44,27 @@ pub(crate) struct KeywordMatcher {
     /// numbers its terms as it builds and never asks.
     ids: OnceLock<HashMap<String, usize>>,
     automaton: OnceLock<Option<AhoCorasick>>,
+}
+
+/// Kept in the native project cache as its terms and which are words
+/// (telling them again cost more than reading them back); what is
+/// compiled on first use is made again then.
+impl Serialize for KeywordMatcher {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (&self.terms, &self.word).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for KeywordMatcher {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (terms, word) = <(Packed, Vec<bool>)>::deserialize(deserializer)?;
+        if word.len() != terms.len() {
+            return Err(serde::de::Error::custom(
+                "terms and word marks differ in count",
+            ));
+        }
+        Ok(KeywordMatcher::with_marks(terms, word))
+    }
 }
 
 /// The terms a prompt holds: their ids, ascending, each once. As many as
@@ -165,17 +187,25 @@ impl KeywordMatcher {
                 (!term.is_empty()).then(|| *ids.entry(term).or_insert_with(|| distinct.push(term)))
             })
             .collect();
-        let word = distinct.iter().map(is_word_term).collect();
-        let term_bytes = distinct.bytes();
-        let matcher = KeywordMatcher {
-            terms: distinct,
+        (KeywordMatcher::of_terms(distinct), numbers)
+    }
+
+    /// The matcher of distinct terms, numbered by their places.
+    fn of_terms(terms: Packed) -> Self {
+        let word = terms.iter().map(is_word_term).collect();
+        KeywordMatcher::with_marks(terms, word)
+    }
+
+    /// [`KeywordMatcher::of_terms`], told which terms are words.
+    fn with_marks(terms: Packed, word: Vec<bool>) -> Self {
+        KeywordMatcher {
             word,
-            term_bytes,
+            term_bytes: terms.bytes(),
+            terms,
             first: OnceLock::new(),
             ids: OnceLock::new(),
             automaton: OnceLock::new(),
-        };
-        (matcher, numbers)
+        }
     }
 
     /// The id of a term, for reading [`KeywordMatcher::scan`]'s answer.

@@ -39,13 +39,37 @@ impl Project {
     /// A project from its parts, loaded elsewhere (a host's walk in
     /// steps); builds the index.
     pub fn from_rules(root: &str, config: Config, source: RulesSource, rules: RuleSet) -> Project {
-        let index = RuleIndex::build(&rules.rules).at_root(root);
+        let index = RuleIndex::build(&rules.rules);
+        Project::from_parts(root, config, source, rules, index)
+    }
+
+    /// A project from its parts and the index built over its rules, kept
+    /// from an earlier load (the native project cache); `None` when the
+    /// index is not of as many rules.
+    pub fn with_index(
+        root: &str,
+        config: Config,
+        source: RulesSource,
+        rules: RuleSet,
+        index: RuleIndex,
+    ) -> Option<Project> {
+        (index.len() == rules.rules.len())
+            .then(|| Project::from_parts(root, config, source, rules, index))
+    }
+
+    fn from_parts(
+        root: &str,
+        config: Config,
+        source: RulesSource,
+        rules: RuleSet,
+        index: RuleIndex,
+    ) -> Project {
         Project {
             root: root.to_string(),
             config,
             source,
+            index: index.at_root(root),
             rules,
-            index,
         }
     }
 }

@@ -5,7 +5,7 @@
 use foldhash::HashMap;
 use std::sync::OnceLock;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::base::packed::Packed;
 use crate::base::{paths, text};
@@ -66,6 +66,45 @@ pub(crate) struct Requests {
     root: Option<String>,
 }
 
+/// What the native project cache keeps of [`Requests`]: each requestable
+/// rule's name, file and description, and every rule's name. The rest is
+/// made again when read back; the project's root is set after, by
+/// [`Requests::at_root`], as for a build.
+#[derive(Serialize, Deserialize)]
+struct Kept<S, P> {
+    listed: Vec<(S, S, S)>,
+    all: P,
+}
+
+impl Serialize for Requests {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let listed = self.listed.iter();
+        Kept {
+            listed: listed
+                .map(|r| (r.name.as_str(), r.path.as_str(), r.description.as_str()))
+                .collect(),
+            all: &self.all,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Requests {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let kept = Kept::<String, Packed>::deserialize(deserializer)?;
+        let listed = kept.listed.into_iter();
+        let listed = listed
+            .map(|(name, path, description)| Requestable {
+                name,
+                file: path.clone(),
+                path,
+                description,
+            })
+            .collect();
+        Ok(Requests::of(listed, kept.all))
+    }
+}
+
 impl Requests {
     /// Over `rules` in name order.
     pub(crate) fn new(rules: &[Rule]) -> Requests {
@@ -79,6 +118,11 @@ impl Requests {
                 description: reach::description(rule).unwrap_or_default(),
             })
             .collect();
+        Requests::of(listed, rules.iter().map(|r| r.name.as_str()).collect())
+    }
+
+    /// Over the requestable rules and every rule's name.
+    fn of(listed: Vec<Requestable>, all: Packed) -> Requests {
         let by_path = listed
             .iter()
             .enumerate()
@@ -88,9 +132,14 @@ impl Requests {
             listed,
             by_path,
             names: OnceLock::new(),
-            all: rules.iter().map(|r| r.name.as_str()).collect(),
+            all,
             root: None,
         }
+    }
+
+    /// How many rules' names it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.all.len()
     }
 
     /// The same, for a project at `root`: reads are relative to it.
