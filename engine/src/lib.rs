@@ -55,6 +55,7 @@ pub use config::{Config, RulesSource, CONFIG_FILE};
 pub use rules::conditions::normalize_os;
 pub use rules::discovery::{scan_rule_files, RuleSet, MAX_DEPTH};
 pub use rules::freshness;
+pub use rules::kept::{Decode, KeptRules};
 pub use rules::nested;
 pub use rules::rule::Rule;
 pub use rules::sources::{rule_sources, RuleSource, SourceKind};
@@ -68,7 +69,7 @@ pub use matching::describe::{
 pub use matching::event::{Event, EventKind, Query};
 pub use matching::explain::{explain, Explanation, FiredRule, Reason};
 pub use matching::facts::{
-    branch_from_symbolic_ref, ci_from_env, os_name, project_tags, wanted_facts, Facts, CI_VARIABLES,
+    branch_from_symbolic_ref, ci_from_env, os_name, project_tags, Facts, CI_VARIABLES,
 };
 pub use matching::find_rule::NoRule;
 pub use matching::held_back::{Delivery, HeldBy, HoldBack, HoldReason};

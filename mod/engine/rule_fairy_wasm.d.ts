@@ -577,7 +577,7 @@ export interface HostFacts {
  */
 export interface Wants {
     /**
-     * The facts some rule tests ([`wanted_facts`]); the mod asks the host
+     * The facts some rule tests ([`RuleIndex::wanted_facts`]); the mod asks the host
      * for these only.
      */
     facts: string[];

@@ -112,6 +112,19 @@ unsafe impl GlobalAlloc for Allocator {
         }
     }
 
+    // The base allocator's zeroed blocks (a large one is fresh pages,
+    // already zero), not a block written over with zeros.
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        match bump(layout) {
+            // SAFETY: the block is `layout.size()` bytes, unshared.
+            Some(block) => unsafe {
+                ptr::write_bytes(block, 0, layout.size());
+                block
+            },
+            None => unsafe { BASE.alloc_zeroed(layout) },
+        }
+    }
+
     unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
         if !in_arena(block) {
             unsafe { BASE.dealloc(block, layout) }

@@ -8,9 +8,7 @@ use clap::Args;
 use rule_fairy_engine::normalize_os;
 use rule_fairy_engine::paths;
 use rule_fairy_engine::Project;
-use rule_fairy_engine::{
-    branch_from_symbolic_ref, ci_from_env, os_name, project_tags, wanted_facts, Facts,
-};
+use rule_fairy_engine::{branch_from_symbolic_ref, ci_from_env, os_name, project_tags, Facts};
 
 use crate::stdfs::StdFs;
 
@@ -79,7 +77,7 @@ pub(crate) fn host_facts(
     agent: Option<String>,
     tools: Option<Vec<String>>,
 ) -> Facts {
-    let wanted = wanted_facts(&project.rules.rules);
+    let wanted = project.index.wanted_facts();
     let wants_branch = wanted.contains(&"branch");
     Facts {
         command: None,

@@ -28,6 +28,7 @@ mod plugin_manifest;
 mod project_cache;
 mod review;
 mod stdfs;
+mod streamed;
 mod utc;
 
 /// The command line's definition, for completions and the man page.

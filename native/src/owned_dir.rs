@@ -89,7 +89,7 @@ fn open_for_reading(path: &Path) -> io::Result<File> {
 
 /// Opens a file Rule Fairy keeps for reading, with its size: a file over
 /// `cap` bytes is an error saying so.
-fn open_capped(path: &Path, cap: u64) -> io::Result<(File, u64)> {
+pub(crate) fn open_capped(path: &Path, cap: u64) -> io::Result<(File, u64)> {
     let file = open_for_reading(path)?;
     let size = file.metadata()?.len();
     if size > cap {
@@ -112,57 +112,6 @@ pub(crate) fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
         )));
     }
     Ok(bytes)
-}
-
-/// A file Rule Fairy keeps, mapped into memory instead of read: its pages
-/// are the file system's own, so none is copied into fresh memory (for the
-/// project cache of 10,000 rules, some 1,000 page faults fewer). For files
-/// only ever replaced whole, by a rename, never changed in place: a file
-/// cut short while mapped would end the process when its lost pages were
-/// read. Unmapped when dropped.
-pub(crate) struct Mapped {
-    at: *mut std::ffi::c_void,
-    len: usize,
-}
-
-impl std::ops::Deref for Mapped {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        // SAFETY: `at` is a live private read-only mapping of `len` bytes.
-        unsafe { std::slice::from_raw_parts(self.at.cast::<u8>(), self.len) }
-    }
-}
-
-impl Drop for Mapped {
-    fn drop(&mut self) {
-        // SAFETY: the mapping is this value's own, and nothing borrows it.
-        let _ = unsafe { rustix::mm::munmap(self.at, self.len) };
-    }
-}
-
-/// Maps a file Rule Fairy keeps, at most `cap` bytes, as [`read_capped`]
-/// reads one; an empty file is an error (nothing to map).
-pub(crate) fn map_capped(path: &Path, cap: u64) -> io::Result<Mapped> {
-    use rustix::mm::{MapFlags, ProtFlags};
-    let (file, size) = open_capped(path, cap)?;
-    if size == 0 {
-        return Err(io::Error::other("it is empty"));
-    }
-    let len = size as usize;
-    // SAFETY: a new private read-only mapping, at an address of the
-    // kernel's choosing, of a file open for reading.
-    let at = unsafe {
-        rustix::mm::mmap(
-            std::ptr::null_mut(),
-            len,
-            ProtFlags::READ,
-            MapFlags::PRIVATE,
-            &file,
-            0,
-        )
-    }?;
-    Ok(Mapped { at, len })
 }
 
 /// Writes a file in one of Rule Fairy's directories, replacing its

@@ -1,10 +1,11 @@
 //! The compiled project cache, `<project>/.rule-fairy/cache/project.bin`
 //! (behaviour §5.1, "Rule changes"): the configuration, the rules source,
-//! the rules read (with the findings of files that could not be) and the
-//! index built over them, kept
-//! between hook runs so a run whose rules did not change reads one file
-//! and looks once at each path the load used, instead of listing, opening
-//! and parsing them all.
+//! the findings of files that could not be read, the index built over the
+//! rules, and the rules, each encoded apart, kept between hook runs so a
+//! run whose rules did not change reads one file and looks once at each
+//! path the load used, instead of listing, opening and parsing them all.
+//! Only the rules a run asks for are read and decoded (a prompt's few),
+//! from the file kept open for the rest of the process.
 //!
 //! The load runs through [`Recorder`], which notes what the file system
 //! said about every path asked (each file read, directory listed, path
@@ -27,13 +28,15 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use rule_fairy_engine::freshness::{self, FileTime, Observation, Seen, Stamp};
 use rule_fairy_engine::RuleIndex;
 use rule_fairy_engine::{Code, Config, FileSource, Finding, Kind, Metadata, Place, Project, Rule};
+use rule_fairy_engine::{Decode, KeptRules, RuleSet};
 use rule_fairy_engine::{Severity, Span};
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use serde::{Deserialize, Serialize};
@@ -41,6 +44,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena;
 use crate::owned_dir;
 use crate::stdfs::StdFs;
+use crate::streamed;
 
 /// The directories from the project root to the cache's.
 const PARTS: [&str; 2] = [".rule-fairy", "cache"];
@@ -52,19 +56,61 @@ const TEMPORARY: &str = "project.bin.tmp";
 /// values and the rules' sequence items gained their places in 2; in 4 a
 /// rule keeps its frontmatter block as text and no empty conditions, and
 /// a checksum follows the magic; 5 keeps the built index after the
-/// rules), so a build of the same version never misreads another's cache.
-const MAGIC: &[u8; 8] = b"RFCACHE5";
+/// rules; 6 keeps the index first and each rule encoded apart after it),
+/// so a build of the same version never misreads another's cache.
+const MAGIC: &[u8; 8] = b"RFCACHE6";
+
+/// Where the payload starts: after the magic and the checksum. It starts
+/// with the head's length, eight bytes, little-endian.
+const PAYLOAD_AT: u64 = MAGIC.len() as u64 + 8;
 
 /// A sum of everything after it, so a cache edited by hand (or damaged
 /// on disk) is passed over even where its bytes still decode: a rule's
 /// name or terms changed in the cache alone would otherwise be believed
 /// while the paths it depends on hold. Against mistakes, not a forger:
 /// whoever can write the cache can write the rules.
-fn checksum(payload: &[u8]) -> [u8; 8] {
-    use std::hash::BuildHasher;
-    foldhash::quality::FixedState::default()
-        .hash_one(payload)
-        .to_le_bytes()
+///
+/// Summed [`SUM_PART`] bytes at a time, so a reader reads the file
+/// through one buffer of that size, never holding it whole.
+struct Checksum(foldhash::quality::FoldHasher<'static>);
+
+const SUM_PART: usize = 256 * 1024;
+
+impl Checksum {
+    fn new() -> Checksum {
+        use std::hash::BuildHasher;
+        Checksum(foldhash::quality::FixedState::default().build_hasher())
+    }
+
+    /// Adds the next part: [`SUM_PART`] bytes, or the last ones.
+    fn add(&mut self, part: &[u8]) {
+        std::hash::Hasher::write(&mut self.0, part);
+    }
+
+    fn of(payload: &[u8]) -> [u8; 8] {
+        let mut sum = Checksum::new();
+        payload.chunks(SUM_PART).for_each(|part| sum.add(part));
+        sum.finish(payload.len() as u64)
+    }
+
+    /// The sum of a file's bytes from `at` to its `size`.
+    fn of_file(file: &File, at: u64, size: u64) -> Option<[u8; 8]> {
+        let mut sum = Checksum::new();
+        let mut part = vec![0; SUM_PART.min(usize::try_from(size - at).ok()?)];
+        let mut next = at;
+        while next < size {
+            let len = (size - next).min(SUM_PART as u64) as usize;
+            file.read_exact_at(&mut part[..len], next).ok()?;
+            sum.add(&part[..len]);
+            next += len as u64;
+        }
+        Some(sum.finish(size - at))
+    }
+
+    fn finish(mut self, len: u64) -> [u8; 8] {
+        std::hash::Hasher::write_u64(&mut self.0, len);
+        std::hash::Hasher::finish(&self.0).to_le_bytes()
+    }
 }
 
 /// The program's version: a cache is never trusted across versions.
@@ -90,26 +136,27 @@ struct Head<S> {
     observations: Vec<Observation<S>>,
 }
 
-/// The second part: the project as loaded, and its index as built.
+/// The second part: the project as loaded but its rules, its index as
+/// built, and where each rule's encoding ends in the third part, the
+/// rules encoded one after another in name order.
 #[derive(Deserialize)]
 struct Body {
     config: Config,
     source: rule_fairy_engine::RulesSource,
-    rules: Vec<Rule>,
     findings: Vec<CachedFinding>,
     index: RuleIndex,
+    rule_ends: Vec<u32>,
 }
 
-/// [`Body`] as written, borrowing the loaded project instead of copying
-/// its rules (the encoding is the same: a reference encodes as its value,
-/// a slice as a sequence); the fields in the same order.
+/// [`Body`] as written, borrowing the loaded project (the encoding is the
+/// same: a reference encodes as its value); the fields in the same order.
 #[derive(Serialize)]
 struct BodyWritten<'a> {
     config: &'a Config,
     source: &'a rule_fairy_engine::RulesSource,
-    rules: &'a [Rule],
     findings: Vec<CachedFinding>,
     index: &'a RuleIndex,
+    rule_ends: Vec<u32>,
 }
 
 /// A finding as kept (the engine's `Finding` serializes flat, for JSON).
@@ -183,48 +230,78 @@ fn load_owned(root: &str) -> rule_fairy_engine::Result<Project> {
 }
 
 /// The kept project, when the cache is readable, this version's, this
-/// project's, and still holds.
+/// project's, and still holds. The file is read through, never whole:
+/// a warm run holds the index it decoded, not the file beside it.
 fn cached(dir: &Path, root: &str) -> Option<Project> {
-    let bytes = owned_dir::map_capped(&dir.join(FILE), CAP).ok()?;
-    let (sum, payload) = bytes.strip_prefix(MAGIC.as_slice())?.split_first_chunk()?;
-    if *sum != checksum(payload) {
+    let (file, size) = owned_dir::open_capped(&dir.join(FILE), CAP).ok()?;
+    let mut lead = [0; PAYLOAD_AT as usize + 8];
+    file.read_exact_at(&mut lead, 0).ok()?;
+    let (magic, rest) = lead.split_first_chunk::<8>()?;
+    let (sum, head_len) = rest.split_first_chunk::<8>()?;
+    if magic != MAGIC || Checksum::of_file(&file, PAYLOAD_AT, size)? != *sum {
         return None;
     }
-    let (head, rest): (Head<&str>, &[u8]) = postcard::take_from_bytes(payload).ok()?;
-    if head.version != VERSION || head.root != root {
-        return None;
-    }
-    let mut looker = Looker::default();
-    let mut look_again = |observation: &Observation<&str>| looker.again(observation);
-    if freshness::stale(&head.observations, head.began, &mut look_again).is_some() {
+    let head_at = PAYLOAD_AT + 8;
+    let head_len = u64::from_le_bytes(head_len.try_into().ok()?);
+    // A length is believed only within the file: nothing is made of the
+    // size a damaged one says.
+    let body_at = head_at.checked_add(head_len).filter(|&at| at <= size)?;
+    let mut head = vec![0; usize::try_from(head_len).ok()?];
+    file.read_exact_at(&mut head, head_at).ok()?;
+    if !holds(&postcard::from_bytes(&head).ok()?, root) {
         return None;
     }
     drop(head);
-    // What is decoded and built from here on lives until the process ends.
-    arena::on(ARENA_PER_BYTE * rest.len());
-    let body = postcard::from_bytes::<Body>(rest).ok();
-    // The file's bytes are not needed past here: the index was decoded
-    // with the rules, not built again.
-    drop(bytes);
-    let project = body.and_then(|body| {
-        let rules = rule_fairy_engine::RuleSet {
-            rules: body.rules,
-            findings: body
-                .findings
-                .into_iter()
-                .map(CachedFinding::finding)
-                .collect(),
-        };
-        Project::with_index(root, body.config, body.source, rules, body.index)
-    });
+    // What is decoded from here on lives until the process ends.
+    arena::on(ARENA_PER_BYTE * usize::try_from(size - body_at).ok()?);
+    let body = streamed::decode::<Body>(&file, body_at, size);
     arena::off();
-    project
+    let (body, rules_at) = body?;
+    let rules = kept_rules(&body.rule_ends, size - rules_at)?;
+    let decode = decode_rules(file, rules_at, body.rule_ends);
+    let findings = body.findings.into_iter().map(CachedFinding::finding);
+    let rules = RuleSet::kept(KeptRules::new(rules, decode), findings.collect());
+    Project::with_index(root, body.config, body.source, rules, body.index)
 }
 
-/// The arena's room for each byte of a cache's body: a warm 10,000-rule
-/// load takes about 1.6 of it. Room never used costs no memory (its pages
-/// are never touched), and a load that outgrows it goes on in the base
-/// allocator.
+/// Whether a kept head is this version's, this project's, and every path
+/// it depends on is as it was.
+fn holds(head: &Head<&str>, root: &str) -> bool {
+    if head.version != VERSION || head.root != root {
+        return false;
+    }
+    let mut looker = Looker::default();
+    let mut look_again = |observation: &Observation<&str>| looker.again(observation);
+    freshness::stale(&head.observations, head.began, &mut look_again).is_none()
+}
+
+/// How many rules the ends mark, when they rise and end where the rules'
+/// bytes do.
+fn kept_rules(ends: &[u32], len: u64) -> Option<usize> {
+    let rising = ends.windows(2).all(|pair| pair[0] <= pair[1]);
+    let last = ends.last().map_or(0, |&end| u64::from(end));
+    (rising && last == len).then_some(ends.len())
+}
+
+/// The rule at a place, read from the file (kept open for the rest of
+/// the process) and decoded: `rules_at` is where the rules start, `ends`
+/// where each one's encoding ends after that.
+fn decode_rules(file: File, rules_at: u64, ends: Vec<u32>) -> Decode {
+    Arc::new(move |place| {
+        let end = u64::from(*ends.get(place)?);
+        let start = place
+            .checked_sub(1)
+            .map_or(0, |before| u64::from(ends[before]));
+        let mut bytes = vec![0; usize::try_from(end - start).ok()?];
+        file.read_exact_at(&mut bytes, rules_at + start).ok()?;
+        postcard::from_bytes::<Rule>(&bytes).ok()
+    })
+}
+
+/// The arena's room for each byte after the cache's head (the body, and
+/// the rules, decoded later and outside it): more than a load takes,
+/// since room never used costs no memory (its pages are never touched);
+/// a load that outgrows it goes on in the base allocator.
 const ARENA_PER_BYTE: usize = 3;
 
 /// Looks at kept paths again, each from its parent directory, opened once
@@ -475,10 +552,12 @@ impl Writer {
             began: self.began,
             observations,
         };
+        let Some((rules, rule_ends)) = encoded_rules(project.rules.all()) else {
+            return;
+        };
         let body = BodyWritten {
             config: &project.config,
             source: &project.source,
-            rules: &project.rules.rules,
             findings: project
                 .rules
                 .findings
@@ -486,20 +565,34 @@ impl Writer {
                 .map(CachedFinding::of)
                 .collect(),
             index: &project.index,
+            rule_ends,
         };
         let (Ok(head), Ok(body)) = (postcard::to_stdvec(&head), postcard::to_stdvec(&body)) else {
             return;
         };
-        let mut payload = head;
+        let mut payload = (head.len() as u64).to_le_bytes().to_vec();
+        payload.extend_from_slice(&head);
         payload.extend_from_slice(&body);
+        payload.extend_from_slice(&rules);
         let written = self
             .file
             .write_all(MAGIC)
-            .and_then(|()| self.file.write_all(&checksum(&payload)))
+            .and_then(|()| self.file.write_all(&Checksum::of(&payload)))
             .and_then(|()| self.file.write_all(&payload))
             .and_then(|()| fs::rename(self.dir.join(TEMPORARY), self.dir.join(FILE)));
         self.done = written.is_ok();
     }
+}
+
+/// The rules encoded one after another, and where each one ends.
+fn encoded_rules(rules: &[Rule]) -> Option<(Vec<u8>, Vec<u32>)> {
+    let mut bytes = Vec::new();
+    let mut ends = Vec::with_capacity(rules.len());
+    for rule in rules {
+        bytes = postcard::to_extend(rule, bytes).ok()?;
+        ends.push(u32::try_from(bytes.len()).ok()?);
+    }
+    Some((bytes, ends))
 }
 
 impl Drop for Writer {
@@ -534,6 +627,108 @@ fn remove_if_abandoned(path: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A project of two rules whose cache was written, and the cache's
+    /// directory.
+    fn cached_project() -> (tempfile::TempDir, String, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap().to_string();
+        fs::create_dir_all(dir.path().join(".cursor/rules")).unwrap();
+        fs::write(
+            dir.path().join(".cursor/rules/a.mdc"),
+            "---\nalwaysApply: true\n---\n# Alpha",
+        )
+        .unwrap();
+        fs::write(
+            dir.path().join(".cursor/rules/b.mdc"),
+            "---\nkeywords: [deploy]\n---\n# Beta",
+        )
+        .unwrap();
+        // Stamps older than the cache's own write are trusted.
+        std::thread::sleep(Duration::from_millis(50));
+        load_owned(&root).unwrap();
+        let cache = dir.path().join(PARTS.iter().collect::<PathBuf>());
+        assert!(cached(&cache, &root).is_some(), "the cache is used");
+        (dir, root, cache)
+    }
+
+    /// The cache's parts: the head as written, the body decoded, the rules'
+    /// bytes.
+    fn parts(cache: &Path) -> (Vec<u8>, Body, Vec<u8>) {
+        let bytes = fs::read(cache.join(FILE)).unwrap();
+        let head_len = u64::from_le_bytes(bytes[16..24].try_into().unwrap()) as usize;
+        let head = bytes[24..24 + head_len].to_vec();
+        let (body, rules): (Body, &[u8]) =
+            postcard::take_from_bytes(&bytes[24 + head_len..]).unwrap();
+        (head, body, rules.to_vec())
+    }
+
+    /// Writes a cache of these parts, its checksum made good for them.
+    fn write(cache: &Path, head_len: u64, head: &[u8], body: &Body, ends: &[u32], rules: &[u8]) {
+        let body = BodyWritten {
+            config: &body.config,
+            source: &body.source,
+            findings: Vec::new(),
+            index: &body.index,
+            rule_ends: ends.to_vec(),
+        };
+        let mut payload = head_len.to_le_bytes().to_vec();
+        payload.extend_from_slice(head);
+        payload.extend(postcard::to_stdvec(&body).unwrap());
+        payload.extend_from_slice(rules);
+        let mut file = MAGIC.to_vec();
+        file.extend(Checksum::of(&payload));
+        file.extend(payload);
+        fs::write(cache.join(FILE), file).unwrap();
+    }
+
+    /// Parts that disagree, or a length past the file, are passed over
+    /// even where the checksum holds (a cache written by a build with a
+    /// mistake, or forged): never believed, never a panic or a huge
+    /// allocation.
+    #[test]
+    fn a_cache_whose_parts_disagree_is_passed_over_even_with_a_good_checksum() {
+        let (_dir, root, cache) = cached_project();
+        let (head, body, rules) = parts(&cache);
+        let ends = body.rule_ends.clone();
+        assert_eq!(ends.len(), 2);
+        let len = head.len() as u64;
+        write(&cache, len, &head, &body, &ends, &rules);
+        assert!(
+            cached(&cache, &root).is_some(),
+            "rewritten as it was, it holds"
+        );
+        // One rule fewer than the index holds.
+        let one = &rules[..ends[0] as usize];
+        write(&cache, len, &head, &body, &ends[..1], one);
+        assert!(cached(&cache, &root).is_none());
+        // Ends that fall, or end short of the rules' bytes.
+        write(&cache, len, &head, &body, &[ends[1], ends[0]], &rules);
+        assert!(cached(&cache, &root).is_none());
+        write(&cache, len, &head, &body, &[ends[0], ends[1] - 1], &rules);
+        assert!(cached(&cache, &root).is_none());
+        // A head's length past the end of the file.
+        write(&cache, u64::MAX / 2, &head, &body, &ends, &rules);
+        assert!(cached(&cache, &root).is_none());
+    }
+
+    /// A kept rule that no longer decodes is no rule of its name, and the
+    /// others are as they were.
+    #[test]
+    fn a_kept_rule_that_does_not_decode_is_left_out_alone() {
+        let (_dir, root, cache) = cached_project();
+        let (head, body, mut rules) = parts(&cache);
+        let ends = body.rule_ends.clone();
+        // The second rule's bytes no encoding of a rule.
+        rules[ends[0] as usize..].fill(0xff);
+        write(&cache, head.len() as u64, &head, &body, &ends, &rules);
+        let project = cached(&cache, &root).expect("the index still holds");
+        assert!(project.rule("b.mdc").is_none());
+        assert_eq!(
+            project.rule("a.mdc").unwrap().document.body.trim(),
+            "# Alpha"
+        );
+    }
 
     /// A look from the parent directory says what a look at the whole
     /// path says: for files, directories, links, missing paths and paths

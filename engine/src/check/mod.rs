@@ -79,7 +79,7 @@ pub fn check_project_with(fs: &dyn FileSource, root: &str, files: Option<&[Strin
     let (mut rule_count, mut untested) = (0, Vec::new());
     if let Some((config, source)) = loaded {
         let (set, loads) = check_rules(fs, &source, files, &mut findings);
-        rule_count = set.rules.len();
+        rule_count = set.len();
         if rule_count == 0 && !findings.iter().any(|f| f.severity == Severity::Error) {
             findings.push(nearby::nothing_found(fs, &source));
         }
@@ -127,7 +127,7 @@ fn check_rules(
     }
     let set = RuleSet::read(fs, listing);
     findings.extend(set.findings.iter().cloned());
-    for rule in &set.rules {
+    for rule in set.all() {
         findings.extend(lint_rule(rule));
         let place = Place::file(&rule.path);
         findings.extend(
@@ -139,7 +139,7 @@ fn check_rules(
     if let Some(files) = files {
         // A glob line with a finding of its own (braces, a bad pattern)
         // says enough already.
-        let reach: Vec<Finding> = reach::unmatched_globs(&set.rules, files)
+        let reach: Vec<Finding> = reach::unmatched_globs(set.all(), files)
             .into_iter()
             .filter(|warning| findings.iter().all(|f| f.place != warning.place))
             .collect();

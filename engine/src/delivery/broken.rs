@@ -71,7 +71,7 @@ impl BrokenRule {
                 let rule = error
                     .place
                     .as_ref()
-                    .and_then(|place| project.rules.rules.iter().find(|r| r.path == place.file))
+                    .and_then(|place| project.rules.all().iter().find(|r| r.path == place.file))
                     .map(|r| r.name.clone())
                     .unwrap_or_default();
                 BrokenRule::new(project, &rule, error)

@@ -432,7 +432,7 @@ fn rules_named<'p, S: AsRef<str>>(
     names
         .iter()
         .map(|name| {
-            project.rules.get(name.as_ref()).ok_or_else(|| {
+            project.rule(name.as_ref()).ok_or_else(|| {
                 Error::new(ErrorKind::UnknownRule {
                     name: name.as_ref().to_string(),
                 })

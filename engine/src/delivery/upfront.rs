@@ -28,7 +28,7 @@ pub struct UpfrontCost {
 pub fn upfront_cost(fs: &dyn FileSource, project: &Project) -> UpfrontCost {
     let names: Vec<&str> = project
         .rules
-        .rules
+        .all()
         .iter()
         .map(|r| r.name.as_str())
         .collect();

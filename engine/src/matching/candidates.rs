@@ -51,7 +51,7 @@ fn slot(kind: Dimension) -> usize {
 pub(crate) struct Posted<'a> {
     pub always_apply: bool,
     /// Its any-of term ids.
-    pub any_of: &'a [usize],
+    pub any_of: &'a [u32],
     pub conditions: &'a Compiled,
 }
 
@@ -69,7 +69,7 @@ impl PromptCandidates {
                 out.always.push(at);
             }
             for &term in rule.any_of {
-                pairs.push((term as u32, at));
+                pairs.push((term, at));
             }
             let mut last: Option<FactKey> = None;
             rule.conditions.each_fact_key(&mut |key| {

@@ -8,8 +8,7 @@ use serde::Serialize;
 use crate::base::contain::Containment;
 use crate::base::fs::FileSource;
 use crate::base::paths;
-use crate::rules::conditions::normalize_os;
-use crate::rules::rule::Rule;
+use crate::rules::conditions::{normalize_os, Conditions};
 
 /// Facts about the session and the turn that conditions are tested
 /// against. `None` is an unknown fact: a condition on it does not hold.
@@ -199,16 +198,18 @@ pub fn os_name(reported: &str) -> Option<String> {
 /// The facts some rule's conditions test, by condition name (`project`,
 /// `os`, `ci`, `branch`, `model`, `agent`, `tools`), in the order first
 /// declared: the ones a host must gather. The slash command is not among
-/// them: the event carries it.
-pub fn wanted_facts(rules: &[Rule]) -> Vec<&'static str> {
+/// them: the event carries it. Over the conditions of each rule (the
+/// index's, [`crate::RuleIndex::wanted_facts`], so no rule is decoded).
+pub(crate) fn wanted_facts<'c>(
+    conditions: impl IntoIterator<Item = &'c Conditions>,
+) -> Vec<&'static str> {
     let mut wanted = Vec::new();
     let mut want = |declared: bool, name: &'static str| {
         if declared && !wanted.contains(&name) {
             wanted.push(name);
         }
     };
-    for rule in rules {
-        let c = &rule.conditions;
+    for c in conditions {
         want(c.project.is_declared(), "project");
         want(c.os.is_declared(), "os");
         want(c.ci.is_some(), "ci");
@@ -223,6 +224,7 @@ pub fn wanted_facts(rules: &[Rule]) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::rule::Rule;
 
     #[test]
     fn only_the_facts_rules_test_are_wanted() {
@@ -233,9 +235,10 @@ mod tests {
             rule("c.mdc", "---\nbranch: main\nci: false\n---\nC"),
             rule("d.mdc", "---\nmodel: [y]\n---\nD"),
         ];
-        assert_eq!(wanted_facts(&rules), vec!["os", "model", "ci", "branch"]);
+        let of = |rules: &[Rule]| wanted_facts(rules.iter().map(|r| &*r.conditions));
+        assert_eq!(of(&rules), vec!["os", "model", "ci", "branch"]);
         let plain = vec![rule("a.mdc", "---\nglobs: src/**\n---\nA")];
-        assert!(wanted_facts(&plain).is_empty());
+        assert!(of(&plain).is_empty());
     }
 }
 

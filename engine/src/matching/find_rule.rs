@@ -52,7 +52,7 @@ pub enum NoRule {
 /// The place in name order of the rule `asked` names: its exact name
 /// first, then a mention's name forms (with or without `@`).
 pub(crate) fn find_rule(project: &Project, asked: &str) -> Result<usize, NoRule> {
-    let rules = &project.rules.rules;
+    let rules = project.rules.all();
     if let Some(place) = rules.iter().position(|rule| rule.name == asked) {
         return Ok(place);
     }

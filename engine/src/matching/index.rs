@@ -8,6 +8,7 @@
 //! `fileContains` and the facts, and selects only rules for which a path
 //! condition held, so a rule is delivered for the path that reached it.
 
+use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -20,36 +21,68 @@ use crate::base::paths;
 use crate::matching::candidates::{Posted, PromptCandidates};
 use crate::matching::conditions::Compiled;
 use crate::matching::content_index::ContentIndex;
-use crate::matching::facts::{command_of, Facts};
+use crate::matching::facts::{command_of, wanted_facts, Facts};
 use crate::matching::glob;
 use crate::matching::glob_index::GlobIndex;
 use crate::matching::keywords::{Found, KeywordMatcher};
 use crate::matching::requests::Requests;
+use crate::rules::discovery::java_order;
 use crate::rules::rule::{GlobSpec, Rule};
 
+/// One rule as the index matches it: 48 bytes, and nothing allocated
+/// for most rules. Places are four bytes: 10,000 rules are 10,000 entries
+/// beside the rest of a warm run's memory (behaviour §5.1).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Entry {
     // The rule's name is not copied here: [`Requests`] keeps every name,
     // by the same place, and one copy fewer per rule is one allocation
-    // fewer in a warm run's build. Its file, base and globs are not
-    // copied one by one either: they lie packed in [`Texts`].
+    // fewer in a warm run's build. Its file, base, globs and terms are not
+    // copied one by one either: they lie packed in [`Texts`] and
+    // [`RuleIndex::term_ids`].
     /// The rule's file: its place in [`Texts::strings`].
-    path: usize,
-    always_apply: bool,
+    path: u32,
+    /// A nested folder's rule: the directory its globs are relative to,
+    /// by its place in [`Texts::strings`].
+    base: Option<u32>,
     /// The rule's globs as matched ([`scoped_globs`]): places in
     /// [`Texts::globs`].
-    globs: Range<usize>,
-    /// Term ids of the prompt trigger: (any of, all of).
-    trigger: Option<(Vec<usize>, Vec<usize>)>,
+    globs: Range<u32>,
+    trigger: Option<Trigger>,
     /// `None` for a rule that declares no condition (most do not): an
     /// entry is then smaller by the conditions' size.
     conditions: Option<Box<Compiled>>,
-    /// A nested folder's rule: the directory its globs are relative to,
-    /// by its place in [`Texts::strings`].
-    base: Option<usize>,
+    always_apply: bool,
     /// A nested folder's always-on rule, which holds below its base
     /// (behaviour §1.2): a read there brings it too, not only an edit.
     below_base: bool,
+}
+
+/// A rule's prompt trigger: its term ids, any of and then all of, from
+/// `start` in [`RuleIndex::term_ids`].
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct Trigger {
+    start: u32,
+    any_of: u32,
+    requires: u32,
+}
+
+impl Trigger {
+    fn any_of(self) -> Range<usize> {
+        let start = self.start as usize;
+        start..start + self.any_of as usize
+    }
+
+    fn requires(self) -> Range<usize> {
+        let start = self.any_of().end;
+        start..start + self.requires as usize
+    }
+}
+
+/// A place in one of the index's lists, kept in four bytes: the lists
+/// hold what rule files of at most `MAX_READ_BYTES` each declare, far
+/// fewer than 2^32 items before memory runs out.
+fn place(at: usize) -> u32 {
+    u32::try_from(at).expect("an index's lists stay below 2^32 items")
 }
 
 /// What every rule declaring no condition is judged by.
@@ -81,50 +114,59 @@ struct Texts {
 /// A [`GlobSpec`] whose pattern lies in [`Texts::strings`].
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 struct PackedGlob {
-    pattern: usize,
-    line: usize,
+    pattern: u32,
+    line: u32,
     from_sequence: bool,
+}
+
+impl PackedGlob {
+    fn line(self) -> usize {
+        self.line as usize
+    }
 }
 
 impl Texts {
     /// Packs a rule's file, base and globs as the index matches them
     /// ([`scoped_globs`], without copying them first).
-    fn entry_places(&mut self, rule: &Rule) -> (usize, Option<usize>, Range<usize>) {
-        let path = self.strings.push(&rule.path);
-        let base = rule.base.as_deref().map(|base| self.strings.push(base));
-        let start = self.globs.len();
+    fn entry_places(&mut self, rule: &Rule) -> (u32, Option<u32>, Range<u32>) {
+        let path = place(self.strings.push(&rule.path));
+        let base = rule
+            .base
+            .as_deref()
+            .map(|base| place(self.strings.push(base)));
+        let start = place(self.globs.len());
         for spec in &rule.globs {
-            let pattern = self.strings.push(&spec.pattern);
+            let pattern = place(self.strings.push(&spec.pattern));
             self.globs.push(PackedGlob {
                 pattern,
-                line: spec.line,
+                line: place(spec.line),
                 from_sequence: spec.from_sequence,
             });
         }
         if rule.base.is_some() && rule.always_apply {
             // As in `scoped_globs`: `**` always compiles, its line is never quoted.
-            let pattern = self.strings.push("**");
+            let pattern = place(self.strings.push("**"));
             self.globs.push(PackedGlob {
                 pattern,
                 line: 1,
                 from_sequence: false,
             });
         }
-        (path, base, start..self.globs.len())
+        (path, base, start..place(self.globs.len()))
     }
 
     fn path(&self, entry: &Entry) -> &str {
-        self.strings.get(entry.path)
+        self.strings.get(entry.path as usize)
     }
 
     fn base(&self, entry: &Entry) -> Option<&str> {
-        entry.base.map(|place| self.strings.get(place))
+        entry.base.map(|at| self.strings.get(at as usize))
     }
 
     /// The entry's glob at `position` among its globs, and its pattern.
     fn glob(&self, entry: &Entry, position: usize) -> (PackedGlob, &str) {
-        let glob = self.globs[entry.globs.start + position];
-        (glob, self.strings.get(glob.pattern))
+        let glob = self.globs[entry.globs.start as usize + position];
+        (glob, self.strings.get(glob.pattern as usize))
     }
 
     /// The entry's glob at `position` as it reads from the project root.
@@ -295,6 +337,9 @@ pub struct PathMatches {
 #[derive(Debug, Clone)]
 pub struct RuleIndex {
     entries: Vec<Entry>,
+    /// Every rule's prompt terms by id, one rule's after another's
+    /// ([`Trigger`]).
+    term_ids: Vec<u32>,
     /// The entries' files, bases and globs.
     texts: Texts,
     /// The globs compiled, at the first event or question about paths: a
@@ -342,7 +387,7 @@ impl PathSide {
                         owners.push((index, position));
                     }
                     Err(e) if first.is_none() => {
-                        let place = Place::line(texts.path(entry), spec.line);
+                        let place = Place::line(texts.path(entry), spec.line());
                         first = Some((position, e.or_at(place)));
                     }
                     Err(_) => {}
@@ -368,6 +413,7 @@ impl PathSide {
 #[derive(Deserialize)]
 struct Kept {
     entries: Vec<Entry>,
+    term_ids: Vec<u32>,
     texts: Texts,
     keywords: KeywordMatcher,
     requests: Requests,
@@ -377,6 +423,7 @@ struct Kept {
 #[derive(Serialize)]
 struct KeptRef<'a> {
     entries: &'a [Entry],
+    term_ids: &'a [u32],
     texts: &'a Texts,
     keywords: &'a KeywordMatcher,
     requests: &'a Requests,
@@ -389,18 +436,19 @@ impl Kept {
     fn holds_together(&self) -> bool {
         let strings = self.texts.strings.len();
         let globs = self.texts.globs.len();
-        let terms = self.keywords.len();
+        let in_strings = |at: u32| (at as usize) < strings;
         let entry_holds = |e: &Entry| {
-            e.path < strings
-                && e.base.is_none_or(|base| base < strings)
+            in_strings(e.path)
+                && e.base.is_none_or(in_strings)
                 && e.globs.start <= e.globs.end
-                && e.globs.end <= globs
-                && e.trigger.as_ref().is_none_or(|(any_of, requires)| {
-                    any_of.iter().chain(requires).all(|&id| id < terms)
-                })
+                && e.globs.end as usize <= globs
+                && e.trigger
+                    .is_none_or(|t| t.requires().end <= self.term_ids.len())
         };
+        let terms = self.keywords.len();
         self.requests.len() == self.entries.len()
-            && self.texts.globs.iter().all(|g| g.pattern < strings)
+            && self.texts.globs.iter().all(|g| in_strings(g.pattern))
+            && self.term_ids.iter().all(|&id| (id as usize) < terms)
             && self.entries.iter().all(entry_holds)
     }
 }
@@ -409,6 +457,7 @@ impl Serialize for RuleIndex {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         KeptRef {
             entries: &self.entries,
+            term_ids: &self.term_ids,
             texts: &self.texts,
             keywords: &self.keywords,
             requests: &self.requests,
@@ -440,28 +489,31 @@ impl RuleIndex {
             triggers().flat_map(|t| t.any_of.iter().chain(&t.requires).map(String::as_str)),
             triggers().map(|t| t.any_of.len() + t.requires.len()).sum(),
         );
+        let mut term_ids = Vec::with_capacity(numbers.len());
         let mut numbers = numbers.into_iter();
+        // The next `count` terms' ids (an empty term has none), and how
+        // many there were.
+        let mut ids = |count: usize, term_ids: &mut Vec<u32>| {
+            let before = term_ids.len();
+            term_ids.extend(numbers.by_ref().take(count).flatten().map(place));
+            place(term_ids.len() - before)
+        };
         let mut entries = Vec::with_capacity(rules.len());
         let mut texts = Texts::default();
         for rule in rules {
             let (path, base, globs) = texts.entry_places(rule);
             // A nested folder's always-on rule holds by path, not at prompts.
             let below_base = rule.base.is_some() && rule.always_apply;
-            let mut ids = |terms: &[String]| {
-                numbers
-                    .by_ref()
-                    .take(terms.len())
-                    .flatten()
-                    .collect::<Vec<_>>()
-            };
+            let trigger = rule.trigger.as_ref().map(|t| Trigger {
+                start: place(term_ids.len()),
+                any_of: ids(t.any_of.len(), &mut term_ids),
+                requires: ids(t.requires.len(), &mut term_ids),
+            });
             entries.push(Entry {
                 path,
                 always_apply: rule.always_apply && !below_base,
                 globs,
-                trigger: rule
-                    .trigger
-                    .as_ref()
-                    .map(|t| (ids(&t.any_of), ids(&t.requires))),
+                trigger,
                 conditions: rule
                     .conditions
                     .declared()
@@ -472,6 +524,7 @@ impl RuleIndex {
         }
         RuleIndex::of(Kept {
             entries,
+            term_ids,
             texts,
             keywords,
             requests: Requests::new(rules),
@@ -483,6 +536,7 @@ impl RuleIndex {
     fn of(kept: Kept) -> RuleIndex {
         let Kept {
             entries,
+            term_ids,
             texts,
             keywords,
             requests,
@@ -499,7 +553,7 @@ impl RuleIndex {
         let candidates = PromptCandidates::new(
             entries.iter().map(|e| Posted {
                 always_apply: e.always_apply,
-                any_of: e.trigger.as_ref().map_or(&[], |(any_of, _)| any_of),
+                any_of: e.trigger.map_or(&[], |t| &term_ids[t.any_of()]),
                 conditions: e.conditions(),
             }),
             keywords.len(),
@@ -509,6 +563,7 @@ impl RuleIndex {
             candidates,
             needs_contents: entries.iter().any(|e| e.conditions().has_file_contains()),
             entries,
+            term_ids,
             texts,
             paths: OnceLock::new(),
             keywords,
@@ -642,15 +697,19 @@ impl RuleIndex {
 
     /// The matched terms when the rule's prompt trigger holds.
     fn prompt_terms(&self, entry: &Entry, found: &Found) -> Option<Vec<String>> {
-        let (any_of, requires) = entry.trigger.as_ref()?;
-        let holds = requires.iter().all(|id| found.contains(*id))
-            && any_of.iter().any(|id| found.contains(*id));
+        let trigger = entry.trigger?;
+        let (any_of, requires) = (
+            &self.term_ids[trigger.any_of()],
+            &self.term_ids[trigger.requires()],
+        );
+        let found_id = |id: &u32| found.contains(*id as usize);
+        let holds = requires.iter().all(found_id) && any_of.iter().any(found_id);
         holds.then(|| {
             any_of
                 .iter()
                 .chain(requires)
-                .filter(|id| found.contains(**id))
-                .map(|id| self.keywords.term(*id).to_string())
+                .filter(|id| found_id(id))
+                .map(|&id| self.keywords.term(id as usize).to_string())
                 .collect()
         })
     }
@@ -842,7 +901,7 @@ impl RuleIndex {
             let entry = &self.entries[entry];
             let (spec, pattern) = self.texts.glob(entry, position);
             let error = Error::at(
-                Place::line(self.texts.path(entry), spec.line),
+                Place::line(self.texts.path(entry), spec.line()),
                 ErrorKind::GlobTooComplex {
                     start: glob::excerpt(pattern),
                 },
@@ -934,7 +993,7 @@ impl RuleIndex {
             .map(|(&(entry, position), _)| {
                 let entry = &self.entries[entry];
                 let (spec, pattern) = self.texts.glob(entry, position);
-                (self.texts.path(entry), spec.line, pattern)
+                (self.texts.path(entry), spec.line(), pattern)
             })
             .collect()
     }
@@ -949,8 +1008,31 @@ impl RuleIndex {
 
     /// The compiled conditions of a rule, for `explain`.
     pub fn conditions_of(&self, name: &str) -> Option<&Compiled> {
-        let place = (0..self.entries.len()).find(|&at| self.requests.name(at) == name)?;
-        Some(self.entries[place].conditions())
+        Some(self.entries[self.place_of(name)?].conditions())
+    }
+
+    /// The place of the rule named `name`, in name order.
+    /// The index is built over rules in the listing's order, so it is a
+    /// binary search.
+    pub fn place_of(&self, name: &str) -> Option<usize> {
+        let (mut low, mut high) = (0, self.entries.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            match java_order(self.requests.name(middle), name) {
+                Ordering::Less => low = middle + 1,
+                Ordering::Greater => high = middle,
+                Ordering::Equal => return Some(middle),
+            }
+        }
+        None
+    }
+
+    /// The facts some rule's conditions test, by condition name (`project`,
+    /// `os`, `ci`, `branch`, `model`, `agent`, `tools`), in the order first
+    /// declared: the ones a host must gather. Read from the index, so kept
+    /// rules stay encoded.
+    pub fn wanted_facts(&self) -> Vec<&'static str> {
+        wanted_facts(self.entries.iter().map(|e| &e.conditions().conditions))
     }
 }
 
@@ -1186,7 +1268,7 @@ mod tests {
                     let (glob, pattern) = index.texts.glob(entry, position);
                     GlobSpec {
                         pattern: pattern.to_string(),
-                        line: glob.line,
+                        line: glob.line(),
                         from_sequence: glob.from_sequence,
                     }
                 })
@@ -1285,6 +1367,14 @@ mod tests {
         let read = read.at_root("/p");
         // Everything, the compiled conditions and `fileContains` set too.
         assert_eq!(format!("{read:?}"), format!("{built:?}"));
+        // Each rule found by name, in the rules' order; a missing one not.
+        let places: Vec<_> = kept.iter().map(|r| read.place_of(&r.name)).collect();
+        assert_eq!(places, [Some(0), Some(1), Some(2), Some(3)]);
+        assert_eq!(
+            (read.place_of("cond"), read.place_of("zzz.mdc")),
+            (None, None)
+        );
+        assert_eq!(read.wanted_facts(), ["branch"]);
         let facts = Facts {
             branch: Some("release/1".to_string()),
             ..Facts::default()
@@ -1302,7 +1392,10 @@ mod tests {
         value["entries"][0]["path"] = 99.into();
         assert!(serde_json::from_value::<RuleIndex>(value).is_err());
         let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        value["entries"][2]["trigger"][0][0] = 99.into();
+        value["term_ids"][0] = 99.into();
+        assert!(serde_json::from_value::<RuleIndex>(value).is_err());
+        let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        value["entries"][2]["trigger"]["requires"] = 99.into();
         assert!(serde_json::from_value::<RuleIndex>(value).is_err());
         let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
         value["keywords"][1] = serde_json::json!([true]);

@@ -187,16 +187,12 @@ impl KeywordMatcher {
                 (!term.is_empty()).then(|| *ids.entry(term).or_insert_with(|| distinct.push(term)))
             })
             .collect();
-        (KeywordMatcher::of_terms(distinct), numbers)
+        let word = distinct.iter().map(is_word_term).collect();
+        (KeywordMatcher::with_marks(distinct, word), numbers)
     }
 
-    /// The matcher of distinct terms, numbered by their places.
-    fn of_terms(terms: Packed) -> Self {
-        let word = terms.iter().map(is_word_term).collect();
-        KeywordMatcher::with_marks(terms, word)
-    }
-
-    /// [`KeywordMatcher::of_terms`], told which terms are words.
+    /// The matcher of distinct terms, numbered by their places, told
+    /// which terms are words.
     fn with_marks(terms: Packed, word: Vec<bool>) -> Self {
         KeywordMatcher {
             word,

@@ -9,6 +9,7 @@ use crate::base::paths;
 use crate::config::{Config, RulesSource, CONFIG_FILE};
 use crate::matching::index::RuleIndex;
 use crate::rules::discovery::RuleSet;
+use crate::rules::rule::Rule;
 
 /// Everything a hook or command needs to match events against the rules.
 #[derive(Debug, Clone)]
@@ -39,7 +40,7 @@ impl Project {
     /// A project from its parts, loaded elsewhere (a host's walk in
     /// steps); builds the index.
     pub fn from_rules(root: &str, config: Config, source: RulesSource, rules: RuleSet) -> Project {
-        let index = RuleIndex::build(&rules.rules);
+        let index = RuleIndex::build(rules.all());
         Project::from_parts(root, config, source, rules, index)
     }
 
@@ -53,8 +54,22 @@ impl Project {
         rules: RuleSet,
         index: RuleIndex,
     ) -> Option<Project> {
-        (index.len() == rules.rules.len())
+        (index.len() == rules.len())
             .then(|| Project::from_parts(root, config, source, rules, index))
+    }
+
+    /// The rule named `name`: found by the index when the rules are kept
+    /// encoded, so only that one is decoded (a kept rule that no longer
+    /// decodes is no rule of that name).
+    pub fn rule(&self, name: &str) -> Option<&Rule> {
+        match self.rules.is_kept() {
+            true => self
+                .index
+                .place_of(name)
+                .map(|place| self.rules.at(place))
+                .filter(|rule| rule.name == name),
+            false => self.rules.get(name),
+        }
     }
 
     fn from_parts(

@@ -258,7 +258,7 @@ pub fn why_not(
     held_by: Option<&HeldBy>,
 ) -> Result<WhyNot, NoRule> {
     let place = find_rule(project, rule)?;
-    let rule = &project.rules.rules[place];
+    let rule = project.rules.at(place);
     let kind = kind_of(rule);
     let mut answer = WhyNot {
         name: rule.name.clone(),
@@ -949,10 +949,7 @@ mod tests {
             base: Some("packages/web".into()),
             ..Rule::parse(name, &format!("/p/{name}"), "---\nalwaysApply: true\n---\n")
         };
-        let rules = crate::rules::discovery::RuleSet {
-            rules: vec![rule],
-            findings: Vec::new(),
-        };
+        let rules = crate::rules::discovery::RuleSet::new(vec![rule], Vec::new());
         let p = Project::from_rules("/p", config, source, rules);
         let facts = Facts::default();
         let below = ask(&p, Event::edit(&["packages/web/a.ts"]), &facts, name);

@@ -224,7 +224,7 @@ impl Case {
     /// project-relative: what a folder pick still has to read.
     pub fn missing_documents(&mut self) -> Vec<String> {
         let documents = match self.project() {
-            Ok(project) => imported_documents(ROOT, &project.rules.rules),
+            Ok(project) => imported_documents(ROOT, project.rules.all()),
             Err(_) => return Vec::new(),
         };
         documents
@@ -245,7 +245,7 @@ impl Case {
     /// empty when it cannot load.
     pub fn rule_names(&mut self) -> Vec<String> {
         match self.project() {
-            Ok(project) => project.rules.rules.iter().map(|r| r.name.clone()).collect(),
+            Ok(project) => project.rules.all().iter().map(|r| r.name.clone()).collect(),
             Err(_) => Vec::new(),
         }
     }

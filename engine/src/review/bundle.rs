@@ -102,7 +102,7 @@ pub fn build<S: AsRef<str>>(
     let mut broken = BrokenRule::from_match_errors(project, &matches.errors);
     let mut rule_names: Vec<String> = project
         .rules
-        .rules
+        .all()
         .iter()
         // A nested folder's always-on rule comes with the changes below
         // its base, which the path matches found (behaviour §2.3).
@@ -179,7 +179,7 @@ pub fn build<S: AsRef<str>>(
         changed.len(),
         &instruction_paths,
         &rule_names,
-        project.rules.rules.len(),
+        project.rules.len(),
         omissions.len(),
     );
     header.push_str(&broken_part(&broken));
@@ -190,7 +190,7 @@ pub fn build<S: AsRef<str>>(
         changed_paths: changed,
         instruction_paths,
         rule_names,
-        rule_count: project.rules.rules.len(),
+        rule_count: project.rules.len(),
         omissions,
     })
 }

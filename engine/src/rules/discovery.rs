@@ -14,6 +14,7 @@ use crate::base::fs::{FileSource, Kind};
 use crate::base::paths;
 use crate::config::formats::{self, Format, GlobalRules};
 use crate::config::RulesSource;
+use crate::rules::kept::KeptRules;
 use crate::rules::nested::{self, folder_owner, NESTED_DEPTH};
 use crate::rules::rule::Rule;
 
@@ -41,10 +42,23 @@ pub struct Listing {
 /// rather than rules, so one broken file does not hide the others.
 #[derive(Debug, Clone, Default)]
 pub struct RuleSet {
-    /// The rules read, sorted by name.
-    pub rules: Vec<Rule>,
+    /// The rules, sorted by name.
+    rules: Rules,
     /// The files that could not be walked or read.
     pub findings: Vec<Finding>,
+}
+
+/// A rule set's rules: read now, or kept encoded and decoded at first use.
+#[derive(Debug, Clone)]
+enum Rules {
+    Read(Vec<Rule>),
+    Kept(KeptRules),
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::Read(Vec::new())
+    }
 }
 
 /// How many directories deep below a rules directory the walk lists, links
@@ -626,12 +640,26 @@ impl RuleSet {
         Ok(RuleSet::read(fs, list_rule_files(fs, source)?))
     }
 
+    /// Rules already read, sorted by name, and the findings beside them.
+    pub fn new(rules: Vec<Rule>, findings: Vec<Finding>) -> RuleSet {
+        RuleSet {
+            rules: Rules::Read(rules),
+            findings,
+        }
+    }
+
+    /// Rules kept encoded, sorted by name, each decoded at its first use.
+    pub fn kept(rules: KeptRules, findings: Vec<Finding>) -> RuleSet {
+        RuleSet {
+            rules: Rules::Kept(rules),
+            findings,
+        }
+    }
+
     /// Reads the files of a listing.
     pub fn read(fs: &dyn FileSource, listing: Listing) -> RuleSet {
-        let mut set = RuleSet {
-            rules: Vec::with_capacity(listing.files.len()),
-            findings: listing.findings,
-        };
+        let mut rules = Vec::with_capacity(listing.files.len());
+        let mut findings = listing.findings;
         for file in listing.files {
             let read = match fs.read(&file.path) {
                 // Gone between the listing and the read: as if never listed.
@@ -651,24 +679,57 @@ impl RuleSet {
             match read {
                 Ok(mut rule) => {
                     rule.base = file.base;
-                    set.rules.push(rule);
+                    rules.push(rule);
                 }
-                Err(e) => set
-                    .findings
-                    .push(Finding::from_error(&e, &Place::file(&file.path))),
+                Err(e) => findings.push(Finding::from_error(&e, &Place::file(&file.path))),
             }
         }
-        set
+        RuleSet::new(rules, findings)
+    }
+
+    /// How many rules there are.
+    pub fn len(&self) -> usize {
+        match &self.rules {
+            Rules::Read(rules) => rules.len(),
+            Rules::Kept(rules) => rules.len(),
+        }
+    }
+
+    /// Whether there is no rule.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The rule at a place in name order (the index's places).
+    pub fn at(&self, place: usize) -> &Rule {
+        match &self.rules {
+            Rules::Read(rules) => &rules[place],
+            Rules::Kept(rules) => rules.at(place),
+        }
+    }
+
+    /// Every rule, in name order: kept rules are all decoded, once. For
+    /// questions about all of them; an event asks [`RuleSet::at`].
+    pub fn all(&self) -> &[Rule] {
+        match &self.rules {
+            Rules::Read(rules) => rules,
+            Rules::Kept(rules) => rules.all(),
+        }
+    }
+
+    /// Whether the rules are kept encoded, decoded at first use.
+    pub fn is_kept(&self) -> bool {
+        matches!(self.rules, Rules::Kept(_))
     }
 
     /// The rule named `name`.
     pub fn get(&self, name: &str) -> Option<&Rule> {
-        self.rules.iter().find(|rule| rule.name == name)
+        self.all().iter().find(|rule| rule.name == name)
     }
 
     /// The rules' names, in order.
     pub fn names(&self) -> Vec<&str> {
-        self.rules.iter().map(|rule| rule.name.as_str()).collect()
+        self.all().iter().map(|rule| rule.name.as_str()).collect()
     }
 }
 
@@ -1186,7 +1247,7 @@ mod tests {
         );
         let set = RuleSet::read(&fs, listing);
         assert!(set
-            .rules
+            .all()
             .iter()
             .all(|r| r.path != "/h/.config/opencode/rules/key.md"));
     }

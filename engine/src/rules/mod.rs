@@ -6,6 +6,7 @@ pub(crate) mod conditions;
 pub(crate) mod discovery;
 pub mod freshness;
 pub(crate) mod instructions;
+pub(crate) mod kept;
 pub mod nested;
 pub(crate) mod reach;
 pub(crate) mod rule;

@@ -114,8 +114,8 @@ proptest! {
             }
         });
         let rules = loaded.expect("the default configuration loads");
-        let names: Vec<&str> = rules.rules.iter().map(|r| r.name.as_str()).collect();
-        for rule in &rules.rules {
+        let names: Vec<&str> = rules.all().iter().map(|r| r.name.as_str()).collect();
+        for rule in rules.all() {
             prop_assert!(rule.name == name || rule.name == "zz-other.mdc", "{}", rule.name);
             prop_assert_eq!(&rule.path, &format!("/p/.cursor/rules/{}", rule.name));
         }

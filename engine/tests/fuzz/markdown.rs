@@ -171,7 +171,7 @@ fn run(files: Files) -> Option<Outcome> {
                 )
             })
             .collect();
-        let rule_names = project.rules.rules.iter().map(|r| r.name.clone()).collect();
+        let rule_names = project.rules.all().iter().map(|r| r.name.clone()).collect();
         Some(Outcome {
             findings,
             previews,

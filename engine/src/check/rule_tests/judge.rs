@@ -68,7 +68,7 @@ pub(crate) fn judge(
         place: test.place.clone(),
         message: describe_no_rule(&no),
     })?;
-    let name = project.rules.rules[place].name.clone();
+    let name = project.rules.at(place).name.clone();
     let mut failures = Vec::new();
     let expected = test
         .fires

@@ -110,7 +110,7 @@ pub fn run_rule_tests(
     let mut wanted = Vec::new();
     for name in only {
         let place = find_rule(project, name)?;
-        wanted.push(project.rules.rules[place].name.clone());
+        wanted.push(project.rules.at(place).name.clone());
     }
     let tags = project_tags(fs, &project.root);
     let mut run = TestRun {
@@ -131,7 +131,7 @@ pub fn run_rule_tests(
             // not run, and not a problem either.
             if !wanted.is_empty() {
                 match find_rule(project, &test.rule) {
-                    Ok(place) if wanted.contains(&project.rules.rules[place].name) => {}
+                    Ok(place) if wanted.contains(&project.rules.at(place).name) => {}
                     _ => continue,
                 }
             }
@@ -143,7 +143,7 @@ pub fn run_rule_tests(
     }
     for name in &wanted {
         if !run.rules.iter().any(|r| &r.rule == name) {
-            let rule = project.rules.rules.iter().find(|r| &r.name == name);
+            let rule = project.rules.all().iter().find(|r| &r.name == name);
             let file = rule.map_or(name.clone(), |r| relative(&project.root, &r.path));
             run.problems.push(TestProblem {
                 place: Place::file(file),
@@ -158,7 +158,7 @@ pub fn run_rule_tests(
 /// `check` lists.
 pub fn untested_rules(fs: &dyn FileSource, project: &Project) -> Vec<String> {
     // One flag a rule: a list searched per rule is quadratic at 10,000.
-    let mut tested = vec![false; project.rules.rules.len()];
+    let mut tested = vec![false; project.rules.len()];
     for file in test_files(fs, project) {
         let Ok(text) = read_file(fs, project, &file) else {
             continue;
@@ -171,7 +171,7 @@ pub fn untested_rules(fs: &dyn FileSource, project: &Project) -> Vec<String> {
     }
     project
         .rules
-        .rules
+        .all()
         .iter()
         .zip(tested)
         .filter(|(_, tested)| !tested)

@@ -42,7 +42,7 @@ const QUIET: &[(&str, &str)] = &[
 /// A starter test of the rule `rule` names in `project`.
 pub fn starter(fs: &dyn FileSource, project: &Project, rule: &str) -> Result<Starter, NoRule> {
     let place = find_rule(project, rule)?;
-    let rule = &project.rules.rules[place];
+    let rule = project.rules.at(place);
     let tags = project_tags(fs, &project.root);
     let facts = declared_facts(rule);
     let judged =
@@ -202,7 +202,7 @@ fn yaml_string(text: &str) -> String {
 
 /// The events that should select the rule at `place`, from what it declares.
 fn candidates(project: &Project, place: usize) -> Vec<Candidate> {
-    let rule = &project.rules.rules[place];
+    let rule = project.rules.at(place);
     let mut found = Vec::new();
     if rule.mention_only || !reach::fires_by_itself(rule) && !reach::is_requestable(rule) {
         let mention = project.index.requests().shortest_mention(place);

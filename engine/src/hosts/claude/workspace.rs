@@ -29,7 +29,7 @@ use crate::hosts::shell::{
 };
 use crate::hosts::workspace_host::WorkspaceHost;
 use crate::matching::event::{Event, EventKind, Query};
-use crate::matching::facts::{project_markers, project_tags, wanted_facts, Facts, CI_VARIABLES};
+use crate::matching::facts::{project_markers, project_tags, Facts, CI_VARIABLES};
 use crate::matching::project::{project_relative_path, Project};
 use crate::render::import_paths::imported_documents;
 use crate::rules::discovery::{folder_names, list_rule_files, RuleSet};
@@ -170,7 +170,7 @@ pub struct EventResponse {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 pub struct Wants {
-    /// The facts some rule tests ([`wanted_facts`]); the mod asks the host
+    /// The facts some rule tests ([`RuleIndex::wanted_facts`]); the mod asks the host
     /// for these only.
     pub facts: Vec<String>,
     /// The marker files project tags come from, absolute, when a rule tests
@@ -457,7 +457,7 @@ impl ClaudeWorkspace {
     /// before a delivery renders.
     pub fn imported_documents(&mut self) -> Result<Vec<String>, Error> {
         let root = self.root.clone();
-        Ok(imported_documents(&root, &self.project()?.rules.rules))
+        Ok(imported_documents(&root, self.project()?.rules.all()))
     }
 
     /// The entries for problems found while loading the rules.
@@ -631,7 +631,9 @@ impl ClaudeWorkspace {
         // gate is looked for where it is whatever the configuration says.
         let (facts, gate): (Vec<String>, _) = match self.project() {
             Ok(project) => (
-                wanted_facts(&project.rules.rules)
+                project
+                    .index
+                    .wanted_facts()
                     .into_iter()
                     .map(str::to_string)
                     .collect(),
@@ -683,10 +685,7 @@ impl ClaudeWorkspace {
             .project
             .as_ref()
             .and_then(|loaded| loaded.as_ref().ok())
-            .filter(|project| {
-                let rules = &project.rules.rules;
-                rules.iter().any(|r| r.conditions.project.is_declared())
-            })
+            .filter(|project| project.index.wanted_facts().contains(&"project"))
             .map(|_| project_tags(&self.fs, &self.root));
         request.facts.facts(tags)
     }
@@ -767,10 +766,8 @@ impl ClaudeWorkspace {
             &prepared.state.delivered,
             request.now,
         );
-        let mut documents = imported_documents(
-            &self.root,
-            due.iter().filter_map(|name| project.rules.get(name)),
-        );
+        let mut documents =
+            imported_documents(&self.root, due.iter().filter_map(|name| project.rule(name)));
         // The instruction files looked for below the root, and what those
         // found import: the mod makes sure of them and asks again, until
         // the lookup asks for nothing new (behaviour §5.3).
