@@ -143,7 +143,7 @@ pub fn run_rule_tests(
     }
     for name in &wanted {
         if !run.rules.iter().any(|r| &r.rule == name) {
-            let rule = project.rules.all().iter().find(|r| &r.name == name);
+            let rule = project.rule(name);
             let file = rule.map_or(name.clone(), |r| relative(&project.root, &r.path));
             run.problems.push(TestProblem {
                 place: Place::file(file),
